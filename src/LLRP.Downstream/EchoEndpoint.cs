@@ -1,0 +1,54 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
+
+namespace LLRP.Downstream;
+
+/// <summary>
+/// <c>/echo</c>: answers 200 with the request body, streamed as it is read, and headers naming the
+/// request's method, raw target and protocol. A request Content-Length is echoed; a body without one
+/// is echoed chunked; a request that cannot have a body gets <c>Content-Length: 0</c>.
+/// </summary>
+internal static class EchoEndpoint
+{
+    public static Task HandleAsync(HttpContext context)
+    {
+        var request = context.Request;
+        var response = context.Response;
+        response.Headers["X-Echo-Method"] = request.Method;
+        response.Headers["X-Echo-Target"] = context.Features.GetRequiredFeature<IHttpRequestFeature>().RawTarget;
+        response.Headers["X-Echo-Protocol"] = request.Protocol;
+        response.ContentLength = request.ContentLength ?? (CanHaveBody(context) ? null : 0);
+        return CopyAsync(request.BodyReader, response.BodyWriter);
+    }
+
+    private static bool CanHaveBody(HttpContext context) =>
+        context.Features.Get<IHttpRequestBodyDetectionFeature>()?.CanHaveBody ?? true;
+
+    /// <summary>Copies each read into the response and flushes once per read, so memory stays bounded by Kestrel's buffer limits.</summary>
+    private static async Task CopyAsync(PipeReader reader, PipeWriter writer)
+    {
+        while (true)
+        {
+            var result = await reader.ReadAsync();
+            var buffer = result.Buffer;
+            foreach (var segment in buffer)
+            {
+                writer.Write(segment.Span);
+            }
+
+            reader.AdvanceTo(buffer.End);
+            if (result.IsCompleted)
+            {
+                return;
+            }
+
+            var flush = await writer.FlushAsync();
+            if (flush.IsCompleted || flush.IsCanceled)
+            {
+                return;
+            }
+        }
+    }
+}

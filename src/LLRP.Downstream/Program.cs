@@ -1,0 +1,3 @@
+using LLRP.Downstream;
+
+await DownstreamHost.Build(args).RunAsync();

@@ -1,0 +1,52 @@
+using System.Net;
+using System.Text;
+
+namespace LLRP.Configuration;
+
+/// <summary>One downstream base URI, pre-encoded for the request path.</summary>
+public sealed class DownstreamEndpoint
+{
+    private DownstreamEndpoint(Uri uri)
+    {
+        Uri = uri;
+        Host = uri.IdnHost;
+        Port = uri.Port;
+        Authority = Encoding.ASCII.GetBytes(uri.IsDefaultPort ? uri.Host : $"{uri.Host}:{uri.Port}");
+        var prefix = uri.AbsolutePath.TrimEnd('/');
+        PathPrefix = Encoding.ASCII.GetBytes(prefix);
+        EndPoint = IPAddress.TryParse(Host, out var address) ? new IPEndPoint(address, Port) : new DnsEndPoint(Host, Port);
+    }
+
+    public Uri Uri { get; }
+
+    /// <summary>Host name or address literal to connect to (brackets removed for IPv6).</summary>
+    public string Host { get; }
+
+    public int Port { get; }
+
+    /// <summary>Where to connect: an address literal, or a name resolved at each connect (all addresses tried in turn).</summary>
+    public EndPoint EndPoint { get; }
+
+    /// <summary>The authority as sent in <c>Host</c> (RFC 9110 §7.2): host, plus the port when it is not 80.</summary>
+    public byte[] Authority { get; }
+
+    /// <summary>Path prefix put before every forwarded request target; empty for "/", never ends with '/'.</summary>
+    public byte[] PathPrefix { get; }
+
+    /// <summary>Parses an absolute <c>http</c> URI without query, fragment or user info; returns null when it is not one.</summary>
+    public static DownstreamEndpoint? TryParse(string value)
+    {
+        if (!Uri.TryCreate(value.Trim(), UriKind.Absolute, out var uri)
+            || uri.Scheme != Uri.UriSchemeHttp
+            || uri.Query.Length != 0
+            || uri.Fragment.Length != 0
+            || uri.UserInfo.Length != 0)
+        {
+            return null;
+        }
+
+        return new DownstreamEndpoint(uri);
+    }
+
+    public override string ToString() => Uri.ToString();
+}

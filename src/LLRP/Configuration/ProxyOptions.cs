@@ -1,0 +1,74 @@
+namespace LLRP.Configuration;
+
+/// <summary>
+/// Every setting of the proxy, read once at start-up by <see cref="ProxyOptionsReader"/>.
+/// Each default names where it comes from.
+/// </summary>
+public sealed class ProxyOptions
+{
+    /// <summary>Key <c>downstream</c>: the downstreams, used round-robin per client connection.</summary>
+    public required IReadOnlyList<DownstreamEndpoint> Downstreams { get; init; }
+
+    /// <summary>True when no <c>downstream</c> was configured and the bundled origin runs in-process.</summary>
+    public bool EmbeddedDownstream { get; init; }
+
+    /// <summary>Key <c>mode</c> (or the prototype's <c>httpclient</c>, <c>httpclient-httpcontext</c>, <c>yarp</c> flags).</summary>
+    public ProxyMode Mode { get; init; } = ProxyMode.Raw;
+
+    /// <summary>Key <c>upstreamConnections</c>: <c>perClient</c> (the prototype's behaviour) or <c>pooled</c>.</summary>
+    public UpstreamConnectionStrategy ConnectionStrategy { get; init; } = UpstreamConnectionStrategy.PerClient;
+
+    /// <summary>Key <c>pool.maxIdlePerDownstream</c>: idle connections kept per downstream by the pooled strategy.</summary>
+    public int MaxIdleConnectionsPerDownstream { get; init; } = 1024;
+
+    /// <summary>Key <c>preserveHost</c>: forward the client's <c>Host</c> instead of the downstream authority (YARP's default is to rewrite it).</summary>
+    public bool PreserveHost { get; init; }
+
+    /// <summary>Key <c>forwardedHeaders</c>: append <c>X-Forwarded-For</c>, set <c>X-Forwarded-Proto</c> and <c>X-Forwarded-Host</c> (on, as YARP).</summary>
+    public bool ForwardedHeaders { get; init; } = true;
+
+    /// <summary>Key <c>via</c>: add <c>Via: 1.1 llrp</c> to forwarded requests, as RFC 9110 §7.6.3 asks of a gateway.</summary>
+    public bool AddVia { get; init; } = true;
+
+    /// <summary>Key <c>timeouts.connectMs</c>: upstream connect timeout; 504 when it passes (SocketsHttpHandler has none; 10 s is YARP's sample).</summary>
+    public TimeSpan ConnectTimeout { get; init; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>Key <c>timeouts.responseHeadersMs</c>: time from the request head sent to the response head received; 504 when it passes (HttpClient's 100 s).</summary>
+    public TimeSpan ResponseHeadersTimeout { get; init; } = TimeSpan.FromSeconds(100);
+
+    /// <summary>Key <c>limits.maxRequestLineSize</c>: longest request line; 414 past it (Kestrel's 8 KiB).</summary>
+    public int MaxRequestLineSize { get; init; } = 8 * 1024;
+
+    /// <summary>Key <c>limits.maxRequestHeadersTotalSize</c>: largest request head after the request line; 431 past it (Kestrel's 32 KiB).</summary>
+    public int MaxRequestHeadersTotalSize { get; init; } = 32 * 1024;
+
+    /// <summary>Key <c>limits.maxRequestHeaderCount</c>: most request header fields; 431 past it (Kestrel's 100).</summary>
+    public int MaxRequestHeaderCount { get; init; } = 100;
+
+    /// <summary>Key <c>limits.maxRequestBodySize</c>: largest request body in bytes; 413 past it; 0 = unlimited (a proxy streams, so none by default).</summary>
+    public long MaxRequestBodySize { get; init; }
+
+    /// <summary>Key <c>limits.maxResponseHeadersTotalSize</c>: largest upstream response head; 502 past it (SocketsHttpHandler's 64 KiB).</summary>
+    public int MaxResponseHeadersTotalSize { get; init; } = 64 * 1024;
+
+    /// <summary>Key <c>limits.maxChunkLineSize</c>: longest chunk-size line with its extensions, both directions (Kestrel allows no more than 4 KiB of extensions either).</summary>
+    public int MaxChunkLineSize { get; init; } = 4 * 1024;
+
+    /// <summary>Key <c>shareClients</c>: HttpClient modes share invokers between connections.</summary>
+    public bool ShareClients { get; init; }
+
+    /// <summary>Key <c>shareClients.roundRobin</c>: cycle through the shared invokers per request.</summary>
+    public bool ShareClientsRoundRobin { get; init; }
+
+    /// <summary>Key <c>shareClients.count</c>: how many shared invokers.</summary>
+    public int ShareClientsCount { get; init; } = 1;
+
+    /// <summary>Key <c>LLRP_HTTPCLIENT_REUSEREQUEST</c>: reuse one <c>HttpRequestMessage</c> per connection.</summary>
+    public bool ReuseHttpRequestMessage { get; init; } = true;
+
+    /// <summary>Key <c>threadCount</c>: Kestrel sockets transport <c>IOQueueCount</c>; null = transport default.</summary>
+    public int? ThreadCount { get; init; }
+
+    /// <summary>Key <c>shutdownTimeoutMs</c>: how long in-flight requests may finish after SIGTERM.</summary>
+    public TimeSpan ShutdownTimeout { get; init; } = TimeSpan.FromSeconds(30);
+}

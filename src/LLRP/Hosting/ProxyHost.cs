@@ -1,0 +1,52 @@
+using LLRP.Configuration;
+using LLRP.Proxy;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace LLRP.Hosting;
+
+/// <summary>Builds the proxy: Kestrel's sockets transport with <see cref="ProxyConnectionHandler"/> on every endpoint.</summary>
+public static class ProxyHost
+{
+    public const string DefaultUrls = "http://*:8080";
+
+    /// <summary>Builds (does not start) the proxy from command-line arguments and environment variables.</summary>
+    /// <exception cref="ProxyConfigurationException">A configuration value is invalid.</exception>
+    public static WebApplication Build(string[] args)
+    {
+        var builder = WebApplication.CreateSlimBuilder(args);
+        var options = ProxyOptionsReader.Read(builder.Configuration);
+
+        builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        builder.Logging.AddFilter("LLRP", LogLevel.Information);
+        builder.Services.AddSingleton(options);
+        builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = options.ShutdownTimeout);
+        if (options.EmbeddedDownstream)
+        {
+            builder.Services.AddHostedService<EmbeddedDownstreamService>();
+        }
+
+        builder.Services.AddProxyServices(options);
+
+        builder.WebHost.UseUrls(builder.Configuration["urls"] ?? DefaultUrls);
+        builder.WebHost.UseSockets(sockets =>
+        {
+            sockets.WaitForDataBeforeAllocatingBuffer = false;
+            if (options.ThreadCount is { } threads)
+            {
+                sockets.IOQueueCount = threads;
+            }
+        });
+        builder.WebHost.ConfigureKestrel(kestrel =>
+        {
+            kestrel.AddServerHeader = false;
+            kestrel.ConfigureEndpointDefaults(listen => listen.UseConnectionHandler<ProxyConnectionHandler>());
+        });
+
+        return builder.Build();
+    }
+}

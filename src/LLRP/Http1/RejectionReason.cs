@@ -1,0 +1,36 @@
+namespace LLRP.Http1;
+
+/// <summary>Why a message was rejected. <see cref="RejectionReasonExtensions"/> maps each to a status code and a one-line explanation.</summary>
+internal enum RejectionReason : byte
+{
+    InvalidRequestLine,
+    InvalidMethod,
+    InvalidRequestTarget,
+    InvalidVersion,
+    UnsupportedVersion,
+    UnsupportedMethod,
+    RequestLineTooLong,
+    HeadersTooLarge,
+    TooManyHeaders,
+    BareLineFeed,
+    InvalidFieldName,
+    WhitespaceBeforeColon,
+    ObsoleteLineFolding,
+    InvalidFieldValue,
+    MissingHost,
+    DuplicateHost,
+    InvalidContentLength,
+    InvalidTransferEncoding,
+    UnsupportedTransferCoding,
+    ContentLengthWithTransferEncoding,
+    TransferEncodingOnHttp10,
+    BodyTooLarge,
+    InvalidChunkSize,
+    InvalidChunkExtension,
+    ChunkLineTooLong,
+    MissingChunkTerminator,
+    InvalidTrailer,
+    UnexpectedEndOfBody,
+    InvalidStatusLine,
+    UnexpectedResponse,
+}

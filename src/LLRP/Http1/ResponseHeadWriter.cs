@@ -1,0 +1,66 @@
+using System.Buffers;
+
+namespace LLRP.Http1;
+
+/// <summary>Re-emits an upstream response head for the client (RFC 9110 §7.6, RFC 9112 §6): hop-by-hop fields removed, framing and persistence re-computed.</summary>
+internal static class ResponseHeadWriter
+{
+    /// <param name="bodyFraming">How the body is sent to the client: None, ContentLength, Chunked or CloseDelimited.</param>
+    /// <param name="close">The proxy closes the client connection after this response.</param>
+    /// <param name="http10KeepAlive">The client is HTTP/1.0 and the connection persists, so say so.</param>
+    public static void Write<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head, BodyFraming bodyFraming, bool close, bool http10KeepAlive)
+        where TWriter : IBufferWriter<byte>
+    {
+        WriteStartAndFields(ref writer, head);
+        if (bodyFraming == BodyFraming.Chunked)
+        {
+            writer.Write("Transfer-Encoding: chunked\r\n"u8);
+        }
+        else if (head.Framing == BodyFraming.ContentLength && head.StatusCode != 204)
+        {
+            writer.Write("Content-Length: "u8);
+            writer.WriteDecimal(head.ContentLength);
+            writer.Write("\r\n"u8);
+        }
+
+        if (close)
+        {
+            writer.Write("Connection: close\r\n"u8);
+        }
+        else if (http10KeepAlive)
+        {
+            writer.Write("Connection: keep-alive\r\n"u8);
+        }
+
+        writer.Write("\r\n"u8);
+    }
+
+    /// <summary>An interim 1xx response (RFC 9110 §15.2): forwarded with its fields, no framing.</summary>
+    public static void WriteInterim<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head)
+        where TWriter : IBufferWriter<byte>
+    {
+        WriteStartAndFields(ref writer, head);
+        writer.Write("\r\n"u8);
+    }
+
+    private static void WriteStartAndFields<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head)
+        where TWriter : IBufferWriter<byte>
+    {
+        var source = head.Source.Span;
+        writer.Write("HTTP/1.1 "u8);
+        writer.WriteDecimal(head.StatusCode);
+        writer.Write(" "u8);
+        writer.Write(head.Reason);
+        writer.Write("\r\n"u8);
+        foreach (ref readonly var field in head.Fields)
+        {
+            if (!KnownFields.IsHopByHop(field.Kind) && field.Kind != FieldKind.ContentLength)
+            {
+                writer.Write(field.Name(source));
+                writer.Write(": "u8);
+                writer.Write(field.Value(source));
+                writer.Write("\r\n"u8);
+            }
+        }
+    }
+}

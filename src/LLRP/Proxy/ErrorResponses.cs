@@ -1,0 +1,48 @@
+using System.Text;
+using LLRP.Http1;
+using LLRP.Upstream.Sockets;
+
+namespace LLRP.Proxy;
+
+/// <summary>The responses the proxy writes itself, built once: a status, a one-line plain-text explanation, <c>Connection: close</c>.</summary>
+internal static class ErrorResponses
+{
+    private static readonly byte[][] ByReason = Enum.GetValues<RejectionReason>()
+        .Select(reason => Build(reason.StatusCode(), reason.Describe()))
+        .ToArray();
+
+    private static readonly byte[] BadGateway = Build(502, "the downstream could not be reached or sent an invalid response");
+    private static readonly byte[] GatewayTimeout = Build(504, "the downstream did not answer in time");
+    private static readonly byte[] UpstreamClosed = Build(502, "the downstream closed the connection without a response");
+
+    public static ReadOnlySpan<byte> For(RejectionReason reason) => ByReason[(int)reason];
+
+    /// <summary>The response for a forwarding failure before the response started; empty when none is owed.</summary>
+    public static ReadOnlySpan<byte> For(ForwarderError error) => error switch
+    {
+        ForwarderError.ConnectTimeout or ForwarderError.ResponseTimeout => GatewayTimeout,
+        ForwarderError.UpstreamClosed => UpstreamClosed,
+        ForwarderError.ConnectFailed or ForwarderError.RequestFailed or ForwarderError.InvalidResponse => BadGateway,
+        _ => default,
+    };
+
+    private static byte[] Build(int status, string message)
+    {
+        var body = $"{status} {ReasonPhrase(status)}: {message}\n";
+        return Encoding.ASCII.GetBytes(
+            $"HTTP/1.1 {status} {ReasonPhrase(status)}\r\nContent-Type: text/plain\r\nContent-Length: {body.Length}\r\nConnection: close\r\n\r\n{body}");
+    }
+
+    private static string ReasonPhrase(int status) => status switch
+    {
+        400 => "Bad Request",
+        413 => "Content Too Large",
+        414 => "URI Too Long",
+        431 => "Request Header Fields Too Large",
+        501 => "Not Implemented",
+        502 => "Bad Gateway",
+        504 => "Gateway Timeout",
+        505 => "HTTP Version Not Supported",
+        _ => "Error",
+    };
+}

@@ -1,0 +1,13 @@
+using LLRP.Upstream.Sockets;
+
+namespace LLRP.Proxy;
+
+/// <summary>How forwarding one response ended.</summary>
+/// <param name="Error">None, or what failed.</param>
+/// <param name="Started">Bytes of the final response were written to the client, so an error can only abort.</param>
+/// <param name="CloseClient">The client connection ends after this response.</param>
+/// <param name="UpstreamReusable">The upstream connection is at a message boundary and may carry the next request.</param>
+internal readonly record struct ResponseOutcome(ForwarderError Error, bool Started, bool CloseClient, bool UpstreamReusable)
+{
+    public static ResponseOutcome Failed(ForwarderError error, bool started) => new(error, started, true, false);
+}

@@ -1,0 +1,34 @@
+namespace LLRP.Upstream.Sockets;
+
+/// <summary>Where forwarding failed, on which side. Returned (never thrown past the forwarder), reported once, mapped to a status or an abort.</summary>
+internal enum ForwarderError : byte
+{
+    None,
+
+    /// <summary>The upstream connection could not be opened (refused, unreachable, name not resolved): 502.</summary>
+    ConnectFailed,
+
+    /// <summary>The upstream connection was not established within the connect timeout: 504.</summary>
+    ConnectTimeout,
+
+    /// <summary>Sending the request upstream failed: 502.</summary>
+    RequestFailed,
+
+    /// <summary>The upstream closed the connection before sending any byte of the response: 502, or a retry where that is safe.</summary>
+    UpstreamClosed,
+
+    /// <summary>No response head within the response headers timeout: 504.</summary>
+    ResponseTimeout,
+
+    /// <summary>The response head was malformed, ambiguous or not allowed: 502.</summary>
+    InvalidResponse,
+
+    /// <summary>The response body failed after its head was sent: the client connection is aborted.</summary>
+    ResponseBodyFailed,
+
+    /// <summary>The client's request body was malformed, truncated or too large: 400/413 (or an abort once the response started).</summary>
+    RequestBodyRejected,
+
+    /// <summary>The client went away.</summary>
+    ClientAborted,
+}

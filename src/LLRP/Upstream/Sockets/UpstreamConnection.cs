@@ -1,0 +1,42 @@
+using System.IO.Pipelines;
+using LLRP.Configuration;
+using Microsoft.AspNetCore.Connections;
+
+namespace LLRP.Upstream.Sockets;
+
+/// <summary>One HTTP/1.1 connection to a downstream, over Kestrel's socket transport pipes.</summary>
+internal sealed class UpstreamConnection(ConnectionContext transport, DownstreamEndpoint downstream) : IAsyncDisposable
+{
+    public DownstreamEndpoint Downstream { get; } = downstream;
+
+    public PipeReader Input => transport.Transport.Input;
+
+    public PipeWriter Output => transport.Transport.Output;
+
+    /// <summary>Responses completed on this connection; a reused connection may have been closed by the downstream meanwhile.</summary>
+    public int CompletedResponses { get; set; }
+
+    /// <summary>
+    /// True when nothing arrived while the connection was idle: no bytes (which would belong to no request) and
+    /// no end of stream (the downstream closed it).
+    /// </summary>
+    public bool IsIdleAndOpen()
+    {
+        if (!Input.TryRead(out var result))
+        {
+            return true;
+        }
+
+        Input.AdvanceTo(result.Buffer.Start);
+        return false;
+    }
+
+    public void Abort() => transport.Abort(new ConnectionAbortedException("Upstream connection discarded."));
+
+    public async ValueTask DisposeAsync()
+    {
+        await Input.CompleteAsync();
+        await Output.CompleteAsync();
+        await transport.DisposeAsync();
+    }
+}

@@ -1,0 +1,46 @@
+using System.Net.Sockets;
+using LLRP.Configuration;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
+using Microsoft.Extensions.Logging;
+
+namespace LLRP.Upstream.Sockets;
+
+/// <summary>Opens upstream connections with the connect timeout, on the same socket transport Kestrel uses for clients.</summary>
+internal sealed class UpstreamConnector : IDisposable
+{
+    private readonly SocketConnectionContextFactory _factory;
+    private readonly TimeSpan _connectTimeout;
+
+    public UpstreamConnector(ProxyOptions options, ILoggerFactory loggerFactory)
+    {
+        _connectTimeout = options.ConnectTimeout;
+        _factory = new SocketConnectionContextFactory(
+            new SocketConnectionFactoryOptions { WaitForDataBeforeAllocatingBuffer = false },
+            loggerFactory.CreateLogger<UpstreamConnector>());
+    }
+
+    /// <exception cref="UpstreamException">Refused, unreachable or timed out.</exception>
+    public async ValueTask<UpstreamConnection> ConnectAsync(DownstreamEndpoint downstream)
+    {
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        using var timeout = new CancellationTokenSource(_connectTimeout);
+        try
+        {
+            await socket.ConnectAsync(downstream.EndPoint, timeout.Token);
+        }
+        catch (OperationCanceledException e)
+        {
+            socket.Dispose();
+            throw new UpstreamException(ForwarderError.ConnectTimeout, e);
+        }
+        catch (SocketException e)
+        {
+            socket.Dispose();
+            throw new UpstreamException(ForwarderError.ConnectFailed, e);
+        }
+
+        return new UpstreamConnection(_factory.Create(socket), downstream);
+    }
+
+    public void Dispose() => _factory.Dispose();
+}

@@ -1,0 +1,168 @@
+using LLRP.FunctionalTests.Infrastructure;
+
+namespace LLRP.FunctionalTests;
+
+/// <summary>
+/// Requests the proxy must refuse: an error status with <c>Connection: close</c>, then the connection closes,
+/// and nothing reaches the origin.
+/// </summary>
+public sealed class BadRequestTests
+{
+    public static TheoryData<string> MalformedRequests => new()
+    {
+        // RFC 9112 §3: not a request line.
+        "GARBAGE\r\n\r\n",
+        "GET /\r\nHost: a\r\n\r\n",
+        "GET /a b HTTP/1.1\r\nHost: a\r\n\r\n",
+        // RFC 9112 §5: a field line without a colon, and whitespace between name and colon (§5.1).
+        "GET / HTTP/1.1\r\nHost: a\r\nNoColonHere\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: a\r\nX-Foo : bar\r\n\r\n",
+        // RFC 9110 §8.6 and RFC 9112 §6.3 (5): invalid Content-Length.
+        "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: abc\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1 2\r\n\r\nx",
+        "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxy",
+        // RFC 9112 §6.1 and §6.3 (3): Content-Length with Transfer-Encoding (request smuggling).
+        "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        // RFC 9112 §6.3 (4): chunked is not the final coding.
+        "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+        // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with two.
+        "GET / HTTP/1.1\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+    };
+
+    public static TheoryData<string> UnsupportedVersions => new() { "HTTP/2.0", "HTTP/3.0" };
+
+    [Theory]
+    [MemberData(nameof(MalformedRequests))]
+    public async Task Malformed_400(string request)
+    {
+        var response = await RejectAsync(request);
+
+        Assert.Equal(400, response.StatusCode);
+    }
+
+    // RFC 9112 §6.1: a transfer coding the server does not understand gets 501 (400 is also acceptable for a proxy).
+    [Fact]
+    public async Task UnknownTransferCoding_501Or400()
+    {
+        var response = await RejectAsync("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: foo, chunked\r\n\r\n0\r\n\r\n");
+
+        Assert.Contains(response.StatusCode, new[] { 400, 501 });
+    }
+
+    // RFC 9110 §15.6.6.
+    [Theory]
+    [MemberData(nameof(UnsupportedVersions))]
+    public async Task UnsupportedVersion_505(string version)
+    {
+        var response = await RejectAsync($"GET / {version}\r\nHost: a\r\n\r\n");
+
+        Assert.Equal(505, response.StatusCode);
+    }
+
+    // RFC 9112 §3: a request-target longer than the server wishes to parse gets 414.
+    [Fact]
+    public async Task RequestLineOverDefaultLimit_414()
+    {
+        var response = await RejectAsync($"GET /{new string('a', 9000)} HTTP/1.1\r\nHost: a\r\n\r\n");
+
+        Assert.Equal(414, response.StatusCode);
+    }
+
+    [Fact]
+    public async Task RequestLineOverConfiguredLimit_414()
+    {
+        var response = await RejectAsync($"GET /{new string('a', 200)} HTTP/1.1\r\nHost: a\r\n\r\n", "limits.maxRequestLineSize=100");
+
+        Assert.Equal(414, response.StatusCode);
+    }
+
+    // RFC 6585 §5: a header section too large gets 431.
+    [Fact]
+    public async Task HeaderSectionOverDefaultLimit_431()
+    {
+        var fields = string.Concat(Enumerable.Range(0, 40).Select(i => $"X-Big-{i}: {new string('v', 1000)}\r\n"));
+
+        var response = await RejectAsync($"GET / HTTP/1.1\r\nHost: a\r\n{fields}\r\n");
+
+        Assert.Equal(431, response.StatusCode);
+    }
+
+    [Fact]
+    public async Task HeaderSectionOverConfiguredLimit_431()
+    {
+        var response = await RejectAsync($"GET / HTTP/1.1\r\nHost: a\r\nX-Big: {new string('v', 2000)}\r\n\r\n", "limits.maxRequestHeadersTotalSize=1000");
+
+        Assert.Equal(431, response.StatusCode);
+    }
+
+    // RFC 6585 §5.
+    [Fact]
+    public async Task HeaderCountOverDefaultLimit_431()
+    {
+        var fields = string.Concat(Enumerable.Range(0, 101).Select(i => $"X-Field-{i}: {i}\r\n"));
+
+        var response = await RejectAsync($"GET / HTTP/1.1\r\nHost: a\r\n{fields}\r\n");
+
+        Assert.Equal(431, response.StatusCode);
+    }
+
+    // RFC 9110 §15.5.14.
+    [Fact]
+    public async Task BodyOverConfiguredLimit_413()
+    {
+        var response = await RejectAsync($"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 101\r\n\r\n{new string('b', 101)}", "limits.maxRequestBodySize=100");
+
+        Assert.Equal(413, response.StatusCode);
+    }
+
+    // The limits must not refuse what fits: a long line and many fields just inside the defaults pass.
+    [Fact]
+    public async Task RequestJustInsideDefaultLimits_Forwarded()
+    {
+        var target = "/" + new string('a', 8000);
+        var fields = string.Concat(Enumerable.Range(0, 90).Select(i => $"X-Field-{i}: {new string('v', 200)}\r\n"));
+
+        var exchange = await ForwardedExchange.RunAsync($"GET {target} HTTP/1.1\r\nHost: a\r\n{fields}\r\n", UpstreamStrategies.PerClient);
+
+        Assert.Equal(target, exchange.Upstream.Target);
+        Assert.Equal(new string('v', 200), exchange.Upstream.Head.Get("X-Field-89"));
+    }
+
+    // RFC 9112 §9.3.2: pipelined requests before the bad one are answered; then 400 and close.
+    [Fact]
+    public async Task ValidThenGarbage_FirstAnsweredThen400()
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync("GET /valid HTTP/1.1\r\nHost: a\r\n\r\nGARBAGE\r\n\r\n");
+        var first = await client.ReadResponseAsync();
+        var second = await client.ReadResponseAsync();
+
+        Assert.Equal("ok", first.BodyText);
+        Assert.Equal(400, second.StatusCode);
+        Assert.Contains("close", second.Head.Tokens("Connection"));
+        await client.AssertClosedByPeerAsync();
+        Assert.Equal("/valid", origin.SingleRequest().Target);
+    }
+
+    /// <summary>Sends <paramref name="request"/>, asserts the refusal's <c>Connection: close</c>, the close, and an untouched origin.</summary>
+    private static async Task<RawHttpResponse> RejectAsync(string request, params string[] settings)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient, settings);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync(request);
+        var response = await client.ReadResponseAsync();
+
+        Assert.Contains("close", response.Head.Tokens("Connection"));
+        await client.AssertClosedByPeerAsync();
+        Assert.Equal(0, origin.BytesReceived);
+        return response;
+    }
+}

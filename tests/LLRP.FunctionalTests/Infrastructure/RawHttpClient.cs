@@ -1,0 +1,93 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+
+namespace LLRP.FunctionalTests.Infrastructure;
+
+/// <summary>
+/// A client that writes exact bytes to the proxy and parses its responses strictly itself,
+/// so that framing is observed as it is on the wire. Every operation is bounded by <see cref="Deadline.Io"/>.
+/// </summary>
+public sealed class RawHttpClient : IAsyncDisposable
+{
+    private readonly Socket _socket;
+    private readonly NetworkStream _stream;
+    private readonly WireReader _reader;
+
+    private RawHttpClient(Socket socket)
+    {
+        _socket = socket;
+        _stream = new NetworkStream(socket, ownsSocket: true);
+        _reader = new WireReader(_stream);
+    }
+
+    /// <summary>Every byte received from the proxy so far.</summary>
+    public byte[] Received => _reader.Received;
+
+    public static async Task<RawHttpClient> ConnectAsync(int port)
+    {
+        var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        try
+        {
+            await Deadline.RunAsync(token => socket.ConnectAsync(new IPEndPoint(IPAddress.Loopback, port), token), "Connecting");
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+
+        return new RawHttpClient(socket);
+    }
+
+    public Task SendAsync(string text) => SendAsync(Encoding.Latin1.GetBytes(text));
+
+    public Task SendAsync(ReadOnlyMemory<byte> bytes) => Deadline.RunAsync(token => _stream.WriteAsync(bytes, token), "A send");
+
+    /// <summary>Sends <paramref name="bytes"/> in writes of random sizes from 1 to <paramref name="maxWrite"/> bytes.</summary>
+    public async Task SendInPiecesAsync(ReadOnlyMemory<byte> bytes, Random random, int maxWrite)
+    {
+        while (!bytes.IsEmpty)
+        {
+            var size = Math.Min(bytes.Length, random.Next(1, maxWrite + 1));
+            await SendAsync(bytes[..size]);
+            bytes = bytes[size..];
+        }
+    }
+
+    /// <summary>
+    /// Reads the next response, interim (1xx) ones included, framing its body by RFC 9112 §6.3.
+    /// The proxy closing or resetting before the response is complete is an <see cref="IOException"/>.
+    /// </summary>
+    public async Task<RawHttpResponse> ReadResponseAsync(string requestMethod = "GET")
+    {
+        var head = await HttpHead.ReadAsync(_reader)
+            ?? throw new EndOfStreamException("The proxy closed the connection where a response was expected.");
+        var statusCode = RawHttpResponse.StatusCodeOf(head);
+        var framing = MessageFraming.OfResponse(head, requestMethod, statusCode, out var contentLength);
+        var (body, trailers) = await MessageFraming.ReadBodyAsync(_reader, framing, contentLength);
+        return new RawHttpResponse(head, framing, body, trailers);
+    }
+
+    /// <summary>Asserts that the proxy closes the connection (a close or a reset) without sending anything more.</summary>
+    public async Task AssertClosedByPeerAsync()
+    {
+        byte[] rest;
+        try
+        {
+            rest = await _reader.ReadToEndAsync();
+        }
+        catch (IOException e) when (e.InnerException is SocketException { SocketErrorCode: SocketError.ConnectionReset })
+        {
+            return;
+        }
+
+        Assert.True(rest.Length == 0, $"Expected the proxy to close the connection, but it sent: {Encoding.Latin1.GetString(rest)}");
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _stream.Dispose();
+        return ValueTask.CompletedTask;
+    }
+}

@@ -1,0 +1,139 @@
+using System.Net;
+using System.Net.Sockets;
+
+namespace LLRP.FunctionalTests.Infrastructure;
+
+/// <summary>
+/// A raw TCP origin on 127.0.0.1:0 that records every byte the proxy sends and answers with the bytes a
+/// test scripts, one handler run per accepted connection; the connection is closed when the handler returns.
+/// </summary>
+public sealed class ScriptedOrigin : IAsyncDisposable
+{
+    /// <summary>A minimal valid response.</summary>
+    public const string Ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+
+    private readonly TcpListener _listener;
+    private readonly Func<OriginConnection, Task> _handler;
+    private readonly CancellationTokenSource _stopping = new();
+    private readonly List<OriginConnection> _connections = [];
+    private readonly List<Task> _handlers = [];
+    private readonly Task _accepting;
+
+    private ScriptedOrigin(Func<OriginConnection, Task> handler)
+    {
+        _handler = handler;
+        _listener = new TcpListener(IPAddress.Loopback, 0);
+        _listener.Start();
+        Port = ((IPEndPoint)_listener.LocalEndpoint).Port;
+        _accepting = AcceptAsync();
+    }
+
+    public int Port { get; }
+
+    public string Url => $"http://127.0.0.1:{Port}";
+
+    public string Authority => $"127.0.0.1:{Port}";
+
+    /// <summary>The connections accepted so far, in order.</summary>
+    public IReadOnlyList<OriginConnection> Connections
+    {
+        get
+        {
+            lock (_connections)
+            {
+                return _connections.ToArray();
+            }
+        }
+    }
+
+    /// <summary>Every request read so far, connection by connection.</summary>
+    public IReadOnlyList<ReceivedRequest> Requests => Connections.SelectMany(connection => connection.Requests).ToArray();
+
+    /// <summary>How many bytes the proxy has sent to this origin over all connections.</summary>
+    public int BytesReceived => Connections.Sum(connection => connection.Reader.Received.Length);
+
+    /// <summary>Starts an origin that runs <paramref name="handler"/> on every connection it accepts.</summary>
+    public static ScriptedOrigin Start(Func<OriginConnection, Task> handler) => new(handler);
+
+    /// <summary>Starts an origin that answers every request on every connection with <paramref name="respond"/>'s bytes.</summary>
+    public static ScriptedOrigin Respond(Func<ReceivedRequest, string> respond) => new(async connection =>
+    {
+        while (await connection.ReadRequestAsync() is { } request)
+        {
+            await connection.SendAsync(respond(request));
+        }
+    });
+
+    /// <summary>Starts an origin that answers every request with <paramref name="response"/>.</summary>
+    public static ScriptedOrigin Respond(string response) => Respond(_ => response);
+
+    /// <summary>The only request the origin received; fails the test, naming any handler fault, otherwise.</summary>
+    public ReceivedRequest SingleRequest()
+    {
+        var requests = Requests;
+        var faults = string.Join("; ", Connections.Select(connection => connection.Fault?.Message).OfType<string>());
+        Assert.True(requests.Count == 1, $"Expected one request at the origin, got {requests.Count}. Origin faults: {faults}");
+        return requests[0];
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stopping.CancelAsync();
+        _listener.Stop();
+        await _accepting;
+        Task[] handlers;
+        lock (_connections)
+        {
+            handlers = _handlers.ToArray();
+        }
+
+        foreach (var connection in Connections)
+        {
+            await connection.DisposeAsync();
+        }
+
+        await Task.WhenAll(handlers).WaitAsync(Deadline.Io);
+        _stopping.Dispose();
+    }
+
+    private async Task AcceptAsync()
+    {
+        while (true)
+        {
+            Socket socket;
+            try
+            {
+                socket = await _listener.AcceptSocketAsync(_stopping.Token);
+            }
+            catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
+            {
+                return;
+            }
+
+            socket.NoDelay = true;
+            lock (_connections)
+            {
+                var connection = new OriginConnection(socket, _connections.Count);
+                _connections.Add(connection);
+                _handlers.Add(RunAsync(connection));
+            }
+        }
+    }
+
+    private async Task RunAsync(OriginConnection connection)
+    {
+        await Task.Yield();
+        try
+        {
+            await _handler(connection);
+        }
+        catch (Exception e)
+        {
+            connection.Fault = e;
+        }
+        finally
+        {
+            await connection.DisposeAsync();
+        }
+    }
+}
