@@ -26,7 +26,7 @@ internal sealed partial class ClientConnection
     private readonly PipeWriter _clientOutput;
     private readonly ProxyOptions _options;
     private readonly RequestLimits _limits;
-    private readonly UpstreamConnector _connector;
+    private readonly IUpstreamConnectionFactory _connector;
     private readonly UpstreamConnectionPool? _pool;
     private readonly RequestHeadWriter _headWriter;
     private readonly ILogger _logger;
@@ -41,7 +41,7 @@ internal sealed partial class ClientConnection
         ConnectionContext connection,
         DownstreamEndpoint downstream,
         ProxyOptions options,
-        UpstreamConnector connector,
+        IUpstreamConnectionFactory connector,
         UpstreamConnectionPool? pool,
         ILogger logger)
     {

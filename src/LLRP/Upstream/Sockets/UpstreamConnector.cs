@@ -6,7 +6,7 @@ using Microsoft.Extensions.Logging;
 namespace LLRP.Upstream.Sockets;
 
 /// <summary>Opens upstream connections with the connect timeout, on the same socket transport Kestrel uses for clients.</summary>
-internal sealed class UpstreamConnector : IDisposable
+internal sealed class UpstreamConnector : IUpstreamConnectionFactory, IDisposable
 {
     private readonly SocketConnectionContextFactory _factory;
     private readonly TimeSpan _connectTimeout;

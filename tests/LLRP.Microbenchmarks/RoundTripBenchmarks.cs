@@ -1,0 +1,74 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Text;
+using BenchmarkDotNet.Attributes;
+using LLRP.Configuration;
+using LLRP.Microbenchmarks.InMemory;
+using LLRP.Proxy;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace LLRP.Microbenchmarks;
+
+/// <summary>
+/// The whole raw path in memory: a request written by the client is parsed, re-emitted upstream, answered by the
+/// origin, parsed and re-emitted to the client. Continuations run inline, so this is the proxy's own cost.
+/// </summary>
+[MemoryDiagnoser]
+public class RoundTripBenchmarks
+{
+    private const int RoundTrips = 100;
+    private DuplexPipe _client = null!;
+    private int _responseLength;
+    private Task _connection = null!;
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        var downstream = DownstreamEndpoint.TryParse("http://127.0.0.1:8081")!;
+        var options = new ProxyOptions { Downstreams = [downstream] };
+        var (clientSide, proxySide) = DuplexPipe.CreatePair();
+        _client = clientSide;
+        var connection = new ClientConnection(new InMemoryConnection(proxySide), downstream, options, new InMemoryOrigin(Messages.Response), pool: null, NullLogger.Instance);
+        _connection = connection.RunAsync();
+        _responseLength = Encoding.ASCII.GetByteCount("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nDate: Sun, 22 Nov 2026 06:00:00 GMT\r\nServer: Kestrel\r\nContent-Length: 10\r\n\r\nabcdefghij");
+        RoundTrip().GetAwaiter().GetResult();
+    }
+
+    [GlobalCleanup]
+    public void Cleanup()
+    {
+        _client.Output.Complete();
+        _connection.GetAwaiter().GetResult();
+    }
+
+    [Benchmark(OperationsPerInvoke = RoundTrips)]
+    public async Task RoundTrip()
+    {
+        for (var i = 0; i < RoundTrips; i++)
+        {
+            _client.Output.Write(Messages.WrkRequest);
+            await _client.Output.FlushAsync();
+            await ReadResponseAsync(_client.Input);
+        }
+    }
+
+    private async ValueTask ReadResponseAsync(PipeReader input)
+    {
+        while (true)
+        {
+            var result = await input.ReadAsync();
+            if (result.Buffer.Length >= _responseLength)
+            {
+                input.AdvanceTo(result.Buffer.GetPosition(_responseLength));
+                return;
+            }
+
+            if (result.IsCompleted)
+            {
+                throw new InvalidOperationException("The proxy closed the connection.");
+            }
+
+            input.AdvanceTo(result.Buffer.Start, result.Buffer.End);
+        }
+    }
+}
