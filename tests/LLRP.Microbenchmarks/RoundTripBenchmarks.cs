@@ -2,9 +2,13 @@ using System.Buffers;
 using System.IO.Pipelines;
 using System.Text;
 using BenchmarkDotNet.Attributes;
+using System.Diagnostics.Metrics;
 using LLRP.Configuration;
+using LLRP.Diagnostics;
 using LLRP.Microbenchmarks.InMemory;
 using LLRP.Proxy;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting.Internal;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace LLRP.Microbenchmarks;
@@ -28,7 +32,14 @@ public class RoundTripBenchmarks
         var options = new ProxyOptions { Downstreams = [downstream] };
         var (clientSide, proxySide) = DuplexPipe.CreatePair();
         _client = clientSide;
-        var connection = new ClientConnection(new InMemoryConnection(proxySide), downstream, options, new InMemoryOrigin(Messages.Response), pool: null, NullLogger.Instance);
+        var services = new RawModeServices(
+            options,
+            new InMemoryOrigin(Messages.Response),
+            pool: null,
+            new ProxyMetrics(new ServiceCollection().AddMetrics().BuildServiceProvider().GetRequiredService<IMeterFactory>()),
+            new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance)),
+            NullLogger.Instance);
+        var connection = new ClientConnection(new InMemoryConnection(proxySide), downstream, services);
         _connection = connection.RunAsync();
         _responseLength = Encoding.ASCII.GetByteCount("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nDate: Sun, 22 Nov 2026 06:00:00 GMT\r\nServer: Kestrel\r\nContent-Length: 10\r\n\r\nabcdefghij");
         RoundTrip().GetAwaiter().GetResult();

@@ -36,6 +36,12 @@ public sealed class ProxyOptions
     /// <summary>Key <c>timeouts.responseHeadersMs</c>: time from the request head sent to the response head received; 504 when it passes (HttpClient's 100 s).</summary>
     public TimeSpan ResponseHeadersTimeout { get; init; } = TimeSpan.FromSeconds(100);
 
+    /// <summary>Key <c>timeouts.keepAliveMs</c>: how long an idle client connection is kept between requests (Kestrel's 130 s).</summary>
+    public TimeSpan KeepAliveTimeout { get; init; } = TimeSpan.FromSeconds(130);
+
+    /// <summary>Key <c>timeouts.requestHeadersMs</c>: time from the first byte of a request head to its end; 408 past it (Kestrel's 30 s).</summary>
+    public TimeSpan RequestHeadersTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
     /// <summary>Key <c>limits.maxRequestLineSize</c>: longest request line; 414 past it (Kestrel's 8 KiB).</summary>
     public int MaxRequestLineSize { get; init; } = 8 * 1024;
 

@@ -27,6 +27,8 @@ public static class ProxyOptionsReader
             AddVia = ReadBool(configuration, "via", defaults.AddVia),
             ConnectTimeout = ReadMilliseconds(configuration, "timeouts.connectMs", defaults.ConnectTimeout),
             ResponseHeadersTimeout = ReadMilliseconds(configuration, "timeouts.responseHeadersMs", defaults.ResponseHeadersTimeout),
+            KeepAliveTimeout = ReadMilliseconds(configuration, "timeouts.keepAliveMs", defaults.KeepAliveTimeout),
+            RequestHeadersTimeout = ReadMilliseconds(configuration, "timeouts.requestHeadersMs", defaults.RequestHeadersTimeout),
             MaxRequestLineSize = ReadInt(configuration, "limits.maxRequestLineSize", defaults.MaxRequestLineSize, 64),
             MaxRequestHeadersTotalSize = ReadInt(configuration, "limits.maxRequestHeadersTotalSize", defaults.MaxRequestHeadersTotalSize, 64),
             MaxRequestHeaderCount = ReadInt(configuration, "limits.maxRequestHeaderCount", defaults.MaxRequestHeaderCount, 1),

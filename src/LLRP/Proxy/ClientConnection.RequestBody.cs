@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using LLRP.Diagnostics;
@@ -16,6 +17,7 @@ internal sealed partial class ClientConnection
     /// </summary>
     private async ValueTask<bool> ForwardStreamingRequestAsync()
     {
+        var startTimestamp = Stopwatch.GetTimestamp();
         var pump = PumpRequestBodyAsync(_request.Framing, _request.ContentLength);
         var outcome = await ForwardResponseAsync(_pending[0]);
         if (!pump.IsCompleted)
@@ -40,6 +42,7 @@ internal sealed partial class ClientConnection
         }
 
         _upstream!.CompletedResponses++;
+        _metrics.RequestCompleted(startTimestamp);
         var complete = pumped == BodyPumpResult.Completed;
         ReleaseUpstream(outcome.UpstreamReusable && complete);
         return outcome.CloseClient || !complete;
@@ -132,6 +135,7 @@ internal sealed partial class ClientConnection
     private void RejectBody(bool responseStarted)
     {
         ProxyLog.RequestRejected(_logger, _connection.RemoteEndPoint?.ToString(), _bodyRejection);
+        _metrics.RequestRejected(_bodyRejection);
         DiscardUpstream();
         if (responseStarted)
         {

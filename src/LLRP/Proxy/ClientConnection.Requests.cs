@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.IO.Pipelines;
 using LLRP.Diagnostics;
 using LLRP.Http1;
@@ -10,6 +11,7 @@ internal sealed partial class ClientConnection
 {
     private async ValueTask<BatchOutcome> ForwardBatchAsync(ReadOnlySequence<byte> buffer, bool clientCompleted)
     {
+        var startTimestamp = Stopwatch.GetTimestamp();
         var count = 0;
         long offset = 0;
         var needMore = false;
@@ -70,12 +72,13 @@ internal sealed partial class ClientConnection
         if (count > 0)
         {
             await FlushUpstreamAsync();
-            close |= !streams && await ForwardResponsesAsync(buffer, count);
+            close |= !streams && await ForwardResponsesAsync(buffer, count, startTimestamp);
         }
 
         if (rejection is { } reason && !close)
         {
             ProxyLog.RequestRejected(_logger, _connection.RemoteEndPoint?.ToString(), reason);
+            _metrics.RequestRejected(reason);
             _clientOutput.Write(ErrorResponses.For(reason));
             close = true;
         }

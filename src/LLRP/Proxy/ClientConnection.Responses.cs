@@ -13,7 +13,7 @@ internal sealed partial class ClientConnection
     /// connection when that is safe: after a response that closed the connection (RFC 9112 §9.6), or on a reused
     /// connection when every request left is idempotent (RFC 9110 §9.2.2). Returns true when the client connection ends.
     /// </summary>
-    private async ValueTask<bool> ForwardResponsesAsync(ReadOnlySequence<byte> buffer, int count)
+    private async ValueTask<bool> ForwardResponsesAsync(ReadOnlySequence<byte> buffer, int count, long startTimestamp)
     {
         var retried = false;
         for (var i = 0; i < count; i++)
@@ -39,6 +39,7 @@ internal sealed partial class ClientConnection
             }
 
             _upstream!.CompletedResponses++;
+            _metrics.RequestCompleted(startTimestamp);
             if (outcome.CloseClient)
             {
                 ReleaseUpstream(outcome.UpstreamReusable && i == count - 1);
@@ -212,11 +213,18 @@ internal sealed partial class ClientConnection
     {
         try
         {
-            return !(await _clientOutput.FlushAsync()).IsCompleted;
+            if (_clientOutput.CanGetUnflushedBytes)
+            {
+                _metrics.BytesSent(_clientOutput.UnflushedBytes);
+            }
+
+            _clientGone = (await _clientOutput.FlushAsync()).IsCompleted;
         }
         catch (Exception e) when (IsConnectionFailure(e))
         {
-            return false;
+            _clientGone = true;
         }
+
+        return !_clientGone;
     }
 }

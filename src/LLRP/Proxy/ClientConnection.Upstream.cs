@@ -77,9 +77,10 @@ internal sealed partial class ClientConnection
     /// <summary>Reports a failure once, then answers it: an error response if the response has not started, else an abort.</summary>
     private void Fail(in ResponseOutcome outcome)
     {
-        if (outcome.Error != ForwarderError.ClientAborted)
+        if (outcome.Error != ForwarderError.ClientAborted && !_clientGone)
         {
             ProxyLog.ForwardingFailed(_logger, _headWriter.Downstream.ToString(), outcome.Error, null);
+            _metrics.ForwardingFailed(outcome.Error);
         }
 
         DiscardUpstream();

@@ -1,7 +1,9 @@
+using System.Buffers;
 using System.IO.Pipelines;
 using System.Net;
 using System.Text;
 using LLRP.Configuration;
+using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream.Sockets;
 using Microsoft.AspNetCore.Connections;
@@ -17,7 +19,7 @@ namespace LLRP.Proxy;
 /// 4. advance the client input past the batch, in one place.
 /// A request whose body is still arriving is forwarded alone: its body is streamed upstream while its response is read.
 /// </summary>
-internal sealed partial class ClientConnection
+internal sealed partial class ClientConnection : ITrackedConnection
 {
     private const int MaxBatch = 64;
 
@@ -28,6 +30,8 @@ internal sealed partial class ClientConnection
     private readonly RequestLimits _limits;
     private readonly IUpstreamConnectionFactory _connector;
     private readonly UpstreamConnectionPool? _pool;
+    private readonly ProxyMetrics _metrics;
+    private readonly ClientConnectionTracker _tracker;
     private readonly RequestHeadWriter _headWriter;
     private readonly ILogger _logger;
     private readonly RequestHead _request = new();
@@ -36,53 +40,77 @@ internal sealed partial class ClientConnection
     private UpstreamConnection? _upstream;
     private CancellationTokenSource? _responseTimer;
     private RejectionReason _bodyRejection;
+    private bool _clientGone;
+    private long _deadline = long.MaxValue;
+    private volatile bool _deadlineExpired;
+    private volatile bool _stopping;
 
-    public ClientConnection(
-        ConnectionContext connection,
-        DownstreamEndpoint downstream,
-        ProxyOptions options,
-        IUpstreamConnectionFactory connector,
-        UpstreamConnectionPool? pool,
-        ILogger logger)
+    public ClientConnection(ConnectionContext connection, DownstreamEndpoint downstream, RawModeServices services)
     {
         _connection = connection;
         _clientInput = connection.Transport.Input;
         _clientOutput = connection.Transport.Output;
-        _options = options;
-        _limits = RequestLimits.From(options);
-        _connector = connector;
-        _pool = pool;
-        _logger = logger;
-        _headWriter = new RequestHeadWriter(downstream, options, ClientAddress(connection.RemoteEndPoint));
+        _options = services.Options;
+        _limits = RequestLimits.From(_options);
+        _connector = services.Connector;
+        _pool = services.Pool;
+        _metrics = services.Metrics;
+        _tracker = services.Tracker;
+        _logger = services.Logger;
+        _headWriter = new RequestHeadWriter(downstream, _options, ClientAddress(connection.RemoteEndPoint));
     }
+
+    public long Deadline => Volatile.Read(ref _deadline);
 
     public async Task RunAsync()
     {
+        _metrics.ClientConnectionOpened();
+        _tracker.Add(this);
+        var headDeadline = long.MaxValue;
         try
         {
-            while (true)
+            while (!_stopping)
             {
+                Volatile.Write(ref _deadline, headDeadline != long.MaxValue ? headDeadline : Environment.TickCount64 + (long)_options.KeepAliveTimeout.TotalMilliseconds);
+
                 var result = await _clientInput.ReadAsync();
                 var buffer = result.Buffer;
-                if (buffer.IsEmpty && result.IsCompleted)
+                if (result.IsCanceled)
                 {
-                    return;
+                    if (_deadlineExpired && !buffer.IsEmpty)
+                    {
+                        _clientOutput.Write(ErrorResponses.RequestTimeout);
+                    }
+
+                    break;
                 }
 
+                if (buffer.IsEmpty && result.IsCompleted)
+                {
+                    break;
+                }
+
+                Volatile.Write(ref _deadline, long.MaxValue);
                 var batch = await ForwardBatchAsync(buffer, result.IsCompleted);
+                _metrics.BytesReceived(buffer.Slice(buffer.Start, batch.Consumed).Length);
                 _clientInput.AdvanceTo(batch.Consumed, batch.Examined);
+                var headPending = !batch.Consumed.Equals(batch.Examined);
+                headDeadline = !headPending ? long.MaxValue
+                    : headDeadline != long.MaxValue ? headDeadline
+                    : Environment.TickCount64 + (long)_options.RequestHeadersTimeout.TotalMilliseconds;
                 var close = batch.Close;
                 if (batch.StreamsBody)
                 {
                     close = await ForwardStreamingRequestAsync();
                 }
 
-                await _clientOutput.FlushAsync();
-                if (close)
+                if (!await FlushClientAsync() || close)
                 {
-                    return;
+                    break;
                 }
             }
+
+            await FlushClientAsync();
         }
         catch (Exception e) when (IsConnectionFailure(e))
         {
@@ -90,8 +118,27 @@ internal sealed partial class ClientConnection
         }
         finally
         {
+            _tracker.Remove(this);
             DiscardUpstream();
             _responseTimer?.Dispose();
+            _metrics.ClientConnectionClosed();
+        }
+    }
+
+    /// <summary>Called by the heartbeat: the client was idle, or sent a head too slowly (slowloris).</summary>
+    public void OnDeadlineExpired()
+    {
+        _deadlineExpired = true;
+        _clientInput.CancelPendingRead();
+    }
+
+    /// <summary>Called on shutdown: an idle connection closes now, a busy one after its response.</summary>
+    public void OnStopping()
+    {
+        _stopping = true;
+        if (Deadline != long.MaxValue)
+        {
+            _clientInput.CancelPendingRead();
         }
     }
 

@@ -13,7 +13,11 @@ internal static class ErrorResponses
 
     private static readonly byte[] BadGateway = Build(502, "the downstream could not be reached or sent an invalid response");
     private static readonly byte[] GatewayTimeout = Build(504, "the downstream did not answer in time");
+    private static readonly byte[] RequestTimeoutResponse = Build(408, "the request head did not arrive in time");
     private static readonly byte[] UpstreamClosed = Build(502, "the downstream closed the connection without a response");
+
+    /// <summary>408: the request head did not arrive within the request headers timeout.</summary>
+    public static ReadOnlySpan<byte> RequestTimeout => RequestTimeoutResponse;
 
     public static ReadOnlySpan<byte> For(RejectionReason reason) => ByReason[(int)reason];
 
@@ -36,6 +40,7 @@ internal static class ErrorResponses
     private static string ReasonPhrase(int status) => status switch
     {
         400 => "Bad Request",
+        408 => "Request Timeout",
         413 => "Content Too Large",
         414 => "URI Too Long",
         431 => "Request Header Fields Too Large",

@@ -1,12 +1,15 @@
 using System.IO.Pipelines;
 using LLRP.Configuration;
+using LLRP.Diagnostics;
 using Microsoft.AspNetCore.Connections;
 
 namespace LLRP.Upstream.Sockets;
 
 /// <summary>One HTTP/1.1 connection to a downstream, over Kestrel's socket transport pipes.</summary>
-internal sealed class UpstreamConnection(ConnectionContext transport, DownstreamEndpoint downstream) : IAsyncDisposable
+internal sealed class UpstreamConnection(ConnectionContext transport, DownstreamEndpoint downstream, ProxyMetrics? metrics = null) : IAsyncDisposable
 {
+    private int _disposed;
+
     public DownstreamEndpoint Downstream { get; } = downstream;
 
     public PipeReader Input => transport.Transport.Input;
@@ -35,6 +38,12 @@ internal sealed class UpstreamConnection(ConnectionContext transport, Downstream
 
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        metrics?.UpstreamConnectionClosed();
         await Input.CompleteAsync();
         await Output.CompleteAsync();
         await transport.DisposeAsync();

@@ -6,7 +6,7 @@ namespace LLRP.Upstream.Sockets;
 /// Idle upstream connections shared by all client connections (the <c>pooled</c> strategy), a bounded stack per
 /// downstream: the most recently used connection is reused first, so its buffers and the downstream's are warm.
 /// </summary>
-internal sealed class UpstreamConnectionPool(ProxyOptions options)
+internal sealed class UpstreamConnectionPool(ProxyOptions options) : IDisposable
 {
     private readonly Dictionary<DownstreamEndpoint, IdleConnectionStack> _idle =
         options.Downstreams.ToDictionary(d => d, _ => new IdleConnectionStack(options.MaxIdleConnectionsPerDownstream));
@@ -34,6 +34,19 @@ internal sealed class UpstreamConnectionPool(ProxyOptions options)
         if (!_idle[connection.Downstream].TryPush(connection))
         {
             _ = connection.DisposeAsync();
+        }
+    }
+
+    /// <summary>Closes every idle connection when the proxy stops.</summary>
+    public void Dispose()
+    {
+        foreach (var stack in _idle.Values)
+        {
+            while (stack.TryPop(out var connection))
+            {
+                connection.Abort();
+                _ = connection.DisposeAsync();
+            }
         }
     }
 }

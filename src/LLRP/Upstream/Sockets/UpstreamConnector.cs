@@ -1,5 +1,6 @@
 using System.Net.Sockets;
 using LLRP.Configuration;
+using LLRP.Diagnostics;
 using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Microsoft.Extensions.Logging;
 
@@ -10,9 +11,11 @@ internal sealed class UpstreamConnector : IUpstreamConnectionFactory, IDisposabl
 {
     private readonly SocketConnectionContextFactory _factory;
     private readonly TimeSpan _connectTimeout;
+    private readonly ProxyMetrics _metrics;
 
-    public UpstreamConnector(ProxyOptions options, ILoggerFactory loggerFactory)
+    public UpstreamConnector(ProxyOptions options, ProxyMetrics metrics, ILoggerFactory loggerFactory)
     {
+        _metrics = metrics;
         _connectTimeout = options.ConnectTimeout;
         _factory = new SocketConnectionContextFactory(
             new SocketConnectionFactoryOptions { WaitForDataBeforeAllocatingBuffer = false },
@@ -39,7 +42,8 @@ internal sealed class UpstreamConnector : IUpstreamConnectionFactory, IDisposabl
             throw new UpstreamException(ForwarderError.ConnectFailed, e);
         }
 
-        return new UpstreamConnection(_factory.Create(socket), downstream);
+        _metrics.UpstreamConnectionOpened();
+        return new UpstreamConnection(_factory.Create(socket), downstream, _metrics);
     }
 
     public void Dispose() => _factory.Dispose();

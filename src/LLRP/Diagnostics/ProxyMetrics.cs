@@ -1,0 +1,62 @@
+using System.Diagnostics;
+using System.Diagnostics.Metrics;
+using LLRP.Http1;
+using LLRP.Upstream.Sockets;
+
+namespace LLRP.Diagnostics;
+
+/// <summary>
+/// The <c>LLRP</c> meter, readable with <c>dotnet-counters monitor --counters LLRP</c>. Instruments cost a flag
+/// check when nobody listens, so they stay on the request path.
+/// </summary>
+internal sealed class ProxyMetrics
+{
+    public const string MeterName = "LLRP";
+
+    private readonly Counter<long> _requests;
+    private readonly Histogram<double> _requestDuration;
+    private readonly UpDownCounter<long> _clientConnections;
+    private readonly UpDownCounter<long> _upstreamConnections;
+    private readonly Counter<long> _forwardingErrors;
+    private readonly Counter<long> _rejectedRequests;
+    private readonly Counter<long> _bytesReceived;
+    private readonly Counter<long> _bytesSent;
+
+    public ProxyMetrics(IMeterFactory meterFactory)
+    {
+        var meter = meterFactory.Create(MeterName);
+        _requests = meter.CreateCounter<long>("llrp.requests", "{request}", "Responses forwarded to clients.");
+        _requestDuration = meter.CreateHistogram<double>("llrp.request.duration", "s", "From the request head parsed to the response forwarded.");
+        _clientConnections = meter.CreateUpDownCounter<long>("llrp.client.active_connections", "{connection}", "Open client connections.");
+        _upstreamConnections = meter.CreateUpDownCounter<long>("llrp.upstream.active_connections", "{connection}", "Open upstream connections (raw mode).");
+        _forwardingErrors = meter.CreateCounter<long>("llrp.upstream.errors", "{error}", "Forwarding failures by kind.");
+        _rejectedRequests = meter.CreateCounter<long>("llrp.requests.rejected", "{request}", "Client requests rejected as malformed or over a limit.");
+        _bytesReceived = meter.CreateCounter<long>("llrp.client.bytes_received", "By", "Bytes read from clients.");
+        _bytesSent = meter.CreateCounter<long>("llrp.client.bytes_sent", "By", "Bytes written to clients.");
+    }
+
+    public void RequestCompleted(long startTimestamp)
+    {
+        _requests.Add(1);
+        if (_requestDuration.Enabled)
+        {
+            _requestDuration.Record(Stopwatch.GetElapsedTime(startTimestamp).TotalSeconds);
+        }
+    }
+
+    public void ClientConnectionOpened() => _clientConnections.Add(1);
+
+    public void ClientConnectionClosed() => _clientConnections.Add(-1);
+
+    public void UpstreamConnectionOpened() => _upstreamConnections.Add(1);
+
+    public void UpstreamConnectionClosed() => _upstreamConnections.Add(-1);
+
+    public void ForwardingFailed(ForwarderError error) => _forwardingErrors.Add(1, new KeyValuePair<string, object?>("error.type", error.ToString()));
+
+    public void RequestRejected(RejectionReason reason) => _rejectedRequests.Add(1, new KeyValuePair<string, object?>("reason", reason.ToString()));
+
+    public void BytesReceived(long count) => _bytesReceived.Add(count);
+
+    public void BytesSent(long count) => _bytesSent.Add(count);
+}

@@ -1,0 +1,63 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.Hosting;
+
+namespace LLRP.Proxy;
+
+/// <summary>
+/// A heartbeat over all client connections, as Kestrel does for its own: once a second it expires the connections
+/// whose deadline passed, so the request path only writes a number. On shutdown it asks every connection to drain.
+/// </summary>
+internal sealed class ClientConnectionTracker : IDisposable
+{
+    private static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
+
+    private readonly ConcurrentDictionary<ITrackedConnection, byte> _connections = new();
+    private readonly Timer _timer;
+    private readonly CancellationTokenRegistration _stopping;
+
+    public ClientConnectionTracker(IHostApplicationLifetime lifetime)
+    {
+        _timer = new Timer(static state => ((ClientConnectionTracker)state!).ExpireDeadlines(), this, Interval, Interval);
+        _stopping = lifetime.ApplicationStopping.Register(static state => ((ClientConnectionTracker)state!).StopAll(), this);
+    }
+
+    public bool IsStopping { get; private set; }
+
+    public void Add(ITrackedConnection connection)
+    {
+        _connections.TryAdd(connection, 0);
+        if (IsStopping)
+        {
+            connection.OnStopping();
+        }
+    }
+
+    public void Remove(ITrackedConnection connection) => _connections.TryRemove(connection, out _);
+
+    private void ExpireDeadlines()
+    {
+        var now = Environment.TickCount64;
+        foreach (var connection in _connections.Keys)
+        {
+            if (connection.Deadline < now)
+            {
+                connection.OnDeadlineExpired();
+            }
+        }
+    }
+
+    private void StopAll()
+    {
+        IsStopping = true;
+        foreach (var connection in _connections.Keys)
+        {
+            connection.OnStopping();
+        }
+    }
+
+    public void Dispose()
+    {
+        _timer.Dispose();
+        _stopping.Dispose();
+    }
+}
