@@ -26,7 +26,10 @@ public static class BodyPattern
         }
     }
 
-    /// <summary>The pattern bytes at body positions <c>[offset, offset + count)</c>; <paramref name="count"/> is at most <see cref="BlockSize"/>.</summary>
+    /// <summary>
+    /// The pattern bytes at body positions <c>[offset, offset + count)</c>; <paramref name="count"/>
+    /// is at most <see cref="BlockSize"/>.
+    /// </summary>
     internal static ReadOnlyMemory<byte> Slice(long offset, int count) =>
         _source.AsMemory((int)(offset % Period), count);
 

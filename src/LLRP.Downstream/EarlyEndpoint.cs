@@ -10,7 +10,8 @@ internal static class EarlyEndpoint
 {
     public static async Task HandleAsync(HttpContext context)
     {
-        if (!QueryParameters.TryGetInt64(context.Request.QueryString.Value, "s", PatternEndpoint.DefaultSize, 0, long.MaxValue, out var size))
+        var query = context.Request.QueryString.Value;
+        if (!QueryParameters.TryGetInt64(query, "s", PatternEndpoint.DefaultSize, 0, long.MaxValue, out var size))
         {
             await InvalidQueryResponse.Write(context.Response, "s");
             return;

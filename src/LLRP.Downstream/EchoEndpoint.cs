@@ -26,7 +26,13 @@ internal static class EchoEndpoint
     private static bool CanHaveBody(HttpContext context) =>
         context.Features.Get<IHttpRequestBodyDetectionFeature>()?.CanHaveBody ?? true;
 
-    /// <summary>Copies each read into the response and flushes once per read, so memory stays bounded by Kestrel's buffer limits.</summary>
+    /// <summary>
+    /// Copies each read into the response and flushes once per read, the last one included, so memory
+    /// stays bounded by Kestrel's buffer limits. The last flush is not optional: once an HTTP/1.1
+    /// Content-Length response has started, Kestrel does not count bytes committed through
+    /// <c>GetSpan</c>/<c>Advance</c> as unflushed and skips its own end-of-response flush, leaving them
+    /// in the pipe until the connection's next write or close.
+    /// </summary>
     private static async Task CopyAsync(PipeReader reader, PipeWriter writer)
     {
         while (true)
@@ -39,13 +45,8 @@ internal static class EchoEndpoint
             }
 
             reader.AdvanceTo(buffer.End);
-            if (result.IsCompleted)
-            {
-                return;
-            }
-
             var flush = await writer.FlushAsync();
-            if (flush.IsCompleted || flush.IsCanceled)
+            if (result.IsCompleted || flush.IsCompleted || flush.IsCanceled)
             {
                 return;
             }
