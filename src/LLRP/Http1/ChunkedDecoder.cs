@@ -98,6 +98,11 @@ internal struct ChunkedDecoder(int maxLineSize, int maxTrailerSize)
                     return;
                 }
 
+                if (value == (byte)'\n')
+                {
+                    HttpMessageException.Throw(RejectionReason.BareLineFeed);
+                }
+
                 if (_digits == 0)
                 {
                     HttpMessageException.Throw(RejectionReason.InvalidChunkSize);

@@ -131,19 +131,15 @@ internal static class FieldSemantics
                 name = HttpCharacters.TrimWhitespace(element[..parameters]);
             }
 
-            if (name.IsEmpty || HttpCharacters.IndexOfNonToken(name) >= 0)
+            // Empty list elements are ignored (RFC 9110 §5.6.1.2).
+            if (!element.IsEmpty)
             {
-                HttpMessageException.Throw(RejectionReason.InvalidTransferEncoding);
-            }
+                if (name.IsEmpty || HttpCharacters.IndexOfNonToken(name) >= 0)
+                {
+                    HttpMessageException.Throw(RejectionReason.InvalidTransferEncoding);
+                }
 
-            lastIsChunked = parameters < 0 && Ascii.EqualsIgnoreCase(name, "chunked"u8);
-            if (lastIsChunked)
-            {
-                chunkedCount++;
-            }
-            else
-            {
-                unsupported = true;
+                CountCoding(name, parameters >= 0, ref chunkedCount, ref lastIsChunked, ref unsupported);
             }
 
             if (comma < 0)
@@ -152,6 +148,19 @@ internal static class FieldSemantics
             }
 
             value = value[(comma + 1)..];
+        }
+    }
+
+    private static void CountCoding(ReadOnlySpan<byte> name, bool hasParameters, ref int chunkedCount, ref bool lastIsChunked, ref bool unsupported)
+    {
+        lastIsChunked = !hasParameters && Ascii.EqualsIgnoreCase(name, "chunked"u8);
+        if (lastIsChunked)
+        {
+            chunkedCount++;
+        }
+        else
+        {
+            unsupported = true;
         }
     }
 

@@ -19,6 +19,7 @@ internal enum RejectionReason : byte
     InvalidFieldValue,
     MissingHost,
     DuplicateHost,
+    InvalidHost,
     InvalidContentLength,
     InvalidTransferEncoding,
     UnsupportedTransferCoding,

@@ -31,6 +31,7 @@ internal static class RejectionReasonExtensions
         RejectionReason.InvalidFieldValue => "invalid character in header field value",
         RejectionReason.MissingHost => "missing Host header field",
         RejectionReason.DuplicateHost => "more than one Host header field",
+        RejectionReason.InvalidHost => "invalid Host (uri-host [ \":\" port ])",
         RejectionReason.InvalidContentLength => "invalid Content-Length",
         RejectionReason.InvalidTransferEncoding => "chunked must be the final and only once applied transfer coding",
         RejectionReason.UnsupportedTransferCoding => "unsupported transfer coding",

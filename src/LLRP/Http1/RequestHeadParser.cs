@@ -9,32 +9,64 @@ namespace LLRP.Http1;
 /// </summary>
 internal static class RequestHeadParser
 {
+    private const int MaxLeadingEmptyLines = 4;
+
     /// <param name="consumed">Bytes of input the head took, leading empty lines included.</param>
     public static bool TryParse(in ReadOnlySequence<byte> input, RequestHead head, in RequestLimits limits, out int consumed)
     {
+        head.Reset();
+        consumed = 0;
         var first = input.FirstSpan;
         var skipped = 0;
-        while (first.Length - skipped >= 2 && first[skipped] == (byte)'\r' && first[skipped + 1] == (byte)'\n' && skipped < 8)
+        if (first.Length > 0 && first[0] == (byte)'\r' && !TrySkipEmptyLines(input, out skipped))
         {
-            skipped += 2;
+            return false;
         }
 
-        head.Reset();
         bool complete;
         int headLength;
-        if (input.IsSingleSegment || first.Length - skipped >= limits.MaxHeadSize)
+        if (first.Length >= skipped && (input.IsSingleSegment || first.Length - skipped >= limits.MaxHeadSize))
         {
-            var span = first[skipped..];
             head.SetSource(input.First[skipped..]);
-            complete = TryParse(span, head, limits, out headLength);
+            complete = TryParse(first[skipped..], head, limits, out headLength);
         }
         else
         {
             complete = TryParseMultiSegment(input.Slice(skipped), head, limits, out headLength);
         }
 
-        consumed = skipped + headLength;
+        if (complete)
+        {
+            consumed = skipped + headLength;
+        }
+
         return complete;
+    }
+
+    /// <summary>
+    /// Skips the empty lines a client may send before a request line (RFC 9112 §2.2), at most
+    /// <see cref="MaxLeadingEmptyLines"/>. Returns false when the input ends inside them.
+    /// </summary>
+    private static bool TrySkipEmptyLines(in ReadOnlySequence<byte> input, out int skipped)
+    {
+        var reader = new SequenceReader<byte>(input);
+        skipped = 0;
+        for (var line = 0; line < MaxLeadingEmptyLines && reader.IsNext((byte)'\r'); line++)
+        {
+            if (reader.Remaining < 2)
+            {
+                return false;
+            }
+
+            if (!reader.IsNext("\r\n"u8, advancePast: true))
+            {
+                break;
+            }
+
+            skipped += 2;
+        }
+
+        return true;
     }
 
     private static bool TryParseMultiSegment(in ReadOnlySequence<byte> input, RequestHead head, in RequestLimits limits, out int headLength)
@@ -209,6 +241,12 @@ internal static class RequestHeadParser
         if (head.HostFieldIndex < 0 && !head.IsHttp10)
         {
             HttpMessageException.Throw(RejectionReason.MissingHost);
+        }
+
+        if ((head.HostFieldIndex >= 0 && !HostSyntax.IsValid(fields[head.HostFieldIndex].Value(source)))
+            || (head.HasAbsoluteTarget && !HostSyntax.IsValid(head.ClientAuthority)))
+        {
+            HttpMessageException.Throw(RejectionReason.InvalidHost);
         }
     }
 

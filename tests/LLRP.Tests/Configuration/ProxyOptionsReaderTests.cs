@@ -1,0 +1,189 @@
+using System.Text;
+using LLRP.Configuration;
+using Microsoft.Extensions.Configuration;
+
+namespace LLRP.Tests.Configuration;
+
+/// <summary>Reading <see cref="ProxyOptions"/> from configuration: defaults, every key, the prototype's flags and the errors.</summary>
+public sealed class ProxyOptionsReaderTests
+{
+    [Fact]
+    public void Read_Empty_Defaults()
+    {
+        var options = Read();
+
+        Assert.True(options.EmbeddedDownstream);
+        var downstream = Assert.Single(options.Downstreams);
+        Assert.Equal(new Uri(ProxyOptionsReader.EmbeddedDownstreamUrl), downstream.Uri);
+        Assert.Equal(ProxyMode.Raw, options.Mode);
+        Assert.Equal(UpstreamConnectionStrategy.PerClient, options.ConnectionStrategy);
+        Assert.Equal(1024, options.MaxIdleConnectionsPerDownstream);
+        Assert.False(options.PreserveHost);
+        Assert.True(options.ForwardedHeaders);
+        Assert.True(options.AddVia);
+        Assert.Equal(TimeSpan.FromSeconds(10), options.ConnectTimeout);
+        Assert.Equal(TimeSpan.FromSeconds(100), options.ResponseHeadersTimeout);
+        Assert.Equal(8 * 1024, options.MaxRequestLineSize);
+        Assert.Equal(32 * 1024, options.MaxRequestHeadersTotalSize);
+        Assert.Equal(100, options.MaxRequestHeaderCount);
+        Assert.Equal(0, options.MaxRequestBodySize);
+        Assert.Equal(64 * 1024, options.MaxResponseHeadersTotalSize);
+        Assert.Equal(4 * 1024, options.MaxChunkLineSize);
+        Assert.False(options.ShareClients);
+        Assert.False(options.ShareClientsRoundRobin);
+        Assert.Equal(1, options.ShareClientsCount);
+        Assert.True(options.ReuseHttpRequestMessage);
+        Assert.Null(options.ThreadCount);
+        Assert.Equal(TimeSpan.FromSeconds(30), options.ShutdownTimeout);
+    }
+
+    [Fact]
+    public void Read_EveryKey_Parsed()
+    {
+        var options = Read(
+            ("downstream", "http://backend:9000/api"),
+            ("mode", "yarp"),
+            ("upstreamConnections", "Pooled"),
+            ("pool.maxIdlePerDownstream", "7"),
+            ("preserveHost", "true"),
+            ("forwardedHeaders", "false"),
+            ("via", "off"),
+            ("timeouts.connectMs", "2500"),
+            ("timeouts.responseHeadersMs", "60000"),
+            ("limits.maxRequestLineSize", "4096"),
+            ("limits.maxRequestHeadersTotalSize", "16384"),
+            ("limits.maxRequestHeaderCount", "50"),
+            ("limits.maxRequestBodySize", "10000000000"),
+            ("limits.maxResponseHeadersTotalSize", "8192"),
+            ("limits.maxChunkLineSize", "128"),
+            ("shareClients", "1"),
+            ("shareClients.roundRobin", "yes"),
+            ("shareClients.count", "4"),
+            ("LLRP_HTTPCLIENT_REUSEREQUEST", "0"),
+            ("threadCount", "3"),
+            ("shutdownTimeoutMs", "1500"));
+
+        Assert.False(options.EmbeddedDownstream);
+        Assert.Equal("backend:9000", Encoding.ASCII.GetString(Assert.Single(options.Downstreams).Authority));
+        Assert.Equal(ProxyMode.Yarp, options.Mode);
+        Assert.Equal(UpstreamConnectionStrategy.Pooled, options.ConnectionStrategy);
+        Assert.Equal(7, options.MaxIdleConnectionsPerDownstream);
+        Assert.True(options.PreserveHost);
+        Assert.False(options.ForwardedHeaders);
+        Assert.False(options.AddVia);
+        Assert.Equal(TimeSpan.FromMilliseconds(2500), options.ConnectTimeout);
+        Assert.Equal(TimeSpan.FromMinutes(1), options.ResponseHeadersTimeout);
+        Assert.Equal(4096, options.MaxRequestLineSize);
+        Assert.Equal(16384, options.MaxRequestHeadersTotalSize);
+        Assert.Equal(50, options.MaxRequestHeaderCount);
+        Assert.Equal(10_000_000_000, options.MaxRequestBodySize);
+        Assert.Equal(8192, options.MaxResponseHeadersTotalSize);
+        Assert.Equal(128, options.MaxChunkLineSize);
+        Assert.True(options.ShareClients);
+        Assert.True(options.ShareClientsRoundRobin);
+        Assert.Equal(4, options.ShareClientsCount);
+        Assert.False(options.ReuseHttpRequestMessage);
+        Assert.Equal(3, options.ThreadCount);
+        Assert.Equal(TimeSpan.FromMilliseconds(1500), options.ShutdownTimeout);
+    }
+
+    /// <summary>The prototype's command-line flags select the mode, as does <c>mode</c> (case-insensitive, "llhttp" meaning raw).</summary>
+    [Theory]
+    [InlineData("httpclient", "1", ProxyMode.HttpClient)]
+    [InlineData("httpclient", "true", ProxyMode.HttpClient)]
+    [InlineData("httpclient-httpcontext", "true", ProxyMode.HttpClientWithContext)]
+    [InlineData("yarp", "1", ProxyMode.Yarp)]
+    [InlineData("yarp", "0", ProxyMode.Raw)]
+    [InlineData("mode", "raw", ProxyMode.Raw)]
+    [InlineData("mode", "llhttp", ProxyMode.Raw)]
+    [InlineData("mode", "HttpClient", ProxyMode.HttpClient)]
+    [InlineData("mode", "httpclient-httpcontext", ProxyMode.HttpClientWithContext)]
+    [InlineData("mode", " YARP ", ProxyMode.Yarp)]
+    public void Read_Mode(string key, string value, ProxyMode mode)
+        => Assert.Equal(mode, Read((key, value)).Mode);
+
+    [Fact]
+    public void Read_ModeAgreeingWithFlag_Accepted()
+        => Assert.Equal(ProxyMode.Yarp, Read(("mode", "yarp"), ("yarp", "1"), ("httpclient", "0")).Mode);
+
+    [Theory]
+    [InlineData("mode", "yarp", "httpclient", "1")]
+    [InlineData("mode", "raw", "yarp", "true")]
+    [InlineData("httpclient", "1", "yarp", "1")]
+    [InlineData("httpclient", "1", "httpclient-httpcontext", "1")]
+    public void Read_ConflictingModes_Throws(string key1, string value1, string key2, string value2)
+    {
+        var e = Assert.Throws<ProxyConfigurationException>(() => Read((key1, value1), (key2, value2)));
+
+        Assert.Equal("mode", e.Key);
+        Assert.Contains("'mode'", e.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>A bad value fails start-up with a message naming the key and the value.</summary>
+    [Theory]
+    [InlineData("mode", "fast")]
+    [InlineData("httpclient", "maybe")]
+    [InlineData("yarp", "2")]
+    [InlineData("upstreamConnections", "shared")]
+    [InlineData("pool.maxIdlePerDownstream", "-1")]
+    [InlineData("preserveHost", "enabled")]
+    [InlineData("forwardedHeaders", "nope")]
+    [InlineData("via", "x")]
+    [InlineData("timeouts.connectMs", "0")]
+    [InlineData("timeouts.connectMs", "abc")]
+    [InlineData("timeouts.responseHeadersMs", "1.5")]
+    [InlineData("limits.maxRequestLineSize", "63")]
+    [InlineData("limits.maxRequestHeadersTotalSize", "99999999999")]
+    [InlineData("limits.maxRequestHeaderCount", "0")]
+    [InlineData("limits.maxRequestBodySize", "-5")]
+    [InlineData("limits.maxResponseHeadersTotalSize", "1e6")]
+    [InlineData("limits.maxChunkLineSize", "31")]
+    [InlineData("shareClients", "sometimes")]
+    [InlineData("shareClients.count", "0")]
+    [InlineData("LLRP_HTTPCLIENT_REUSEREQUEST", "?")]
+    [InlineData("threadCount", "0")]
+    [InlineData("shutdownTimeoutMs", "-1")]
+    [InlineData("downstream", "ftp://backend/")]
+    [InlineData("downstream", "backend:5000")]
+    [InlineData("downstream", "http://backend/?q=1")]
+    [InlineData("downstream", "http://user@backend/")]
+    [InlineData("downstream", "http://backend/#f")]
+    [InlineData("downstream", "https://backend/")]
+    [InlineData("downstream", "http://a/;ftp://b/")]
+    [InlineData("downstream", ";")]
+    public void Read_InvalidValue_ThrowsNamingKeyAndValue(string key, string value)
+    {
+        var e = Assert.Throws<ProxyConfigurationException>(() => Read((key, value)));
+
+        Assert.Equal(key, e.Key);
+        Assert.Contains($"'{key}' = '{value}'", e.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary><c>downstream</c> is a ';'-separated list, blanks ignored; each keeps its path as a prefix without the trailing '/'.</summary>
+    [Fact]
+    public void Read_DownstreamList()
+    {
+        var options = Read(("downstream", " http://a:5000/base/ ; ;http://b/;http://c:80/x/y"));
+
+        Assert.False(options.EmbeddedDownstream);
+        Assert.Equal(
+            ["a:5000 /base", "b ", "c /x/y"],
+            options.Downstreams.Select(d => $"{Encoding.ASCII.GetString(d.Authority)} {Encoding.ASCII.GetString(d.PathPrefix)}"));
+    }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("   ")]
+    public void Read_BlankDownstream_Embedded(string value)
+    {
+        var options = Read(("downstream", value));
+
+        Assert.True(options.EmbeddedDownstream);
+        Assert.Equal(new Uri(ProxyOptionsReader.EmbeddedDownstreamUrl), Assert.Single(options.Downstreams).Uri);
+    }
+
+    private static ProxyOptions Read(params (string Key, string Value)[] values)
+        => ProxyOptionsReader.Read(new ConfigurationBuilder()
+            .AddInMemoryCollection(values.Select(v => new KeyValuePair<string, string?>(v.Key, v.Value)))
+            .Build());
+}
