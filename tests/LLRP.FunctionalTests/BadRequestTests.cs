@@ -131,6 +131,24 @@ public sealed class BadRequestTests
         Assert.Equal(new string('v', 200), exchange.Upstream.Head.Get("X-Field-89"));
     }
 
+    // RFC 9112 §7.1: an invalid chunk-size line is a bad request; the origin never sees the body completed.
+    [Fact]
+    public async Task InvalidChunkSize_400AndUpstreamNeverComplete()
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync("POST /upload HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\nmore\r\n0\r\n\r\n");
+        var response = await client.ReadResponseAsync();
+
+        Assert.Equal(400, response.StatusCode);
+        Assert.Contains("close", response.Head.Tokens("Connection"));
+        await client.AssertClosedByPeerAsync();
+        await origin.ConnectionsEndedAsync();
+        Assert.Empty(origin.Requests);
+    }
+
     // RFC 9112 §9.3.2: pipelined requests before the bad one are answered; then 400 and close.
     [Fact]
     public async Task ValidThenGarbage_FirstAnsweredThen400()

@@ -58,6 +58,25 @@ public sealed class KeepAliveTests
         await client.AssertClosedByPeerAsync();
     }
 
+    // RFC 9112 §9.6: after a request with "close", the server must not process further requests on that connection.
+    [Theory]
+    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
+    public async Task ConnectionClose_PipelinedRequestsAfterItIgnored(string strategy)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync(
+            "GET /first HTTP/1.1\r\nHost: client.test\r\nConnection: close\r\n\r\n"
+            + "GET /second HTTP/1.1\r\nHost: client.test\r\n\r\n");
+        var response = await client.ReadResponseAsync();
+
+        Assert.Equal("ok", response.BodyText);
+        await client.AssertClosedByPeerAsync();
+        Assert.Equal("/first", origin.SingleRequest().Target);
+    }
+
     // RFC 9112 §9.3: an HTTP/1.0 connection does not persist unless the client asked for keep-alive.
     [Theory]
     [MemberData(nameof(Http10Requests))]

@@ -8,6 +8,11 @@ public sealed class RequestBodyTests
 {
     public static TheoryData<string, string> ChunkedCodings => UpstreamStrategies.Cross("chunked", "Chunked", "CHUNKED");
 
+    public static TheoryData<string, string> PartialBodies => UpstreamStrategies.Cross(
+        "Content-Length: 100\r\n\r\n" + new string('x', 50),
+        "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+        "Transfer-Encoding: chunked\r\n\r\n5\r\nhel");
+
     // RFC 9112 §6.2: a Content-Length body keeps its length.
     [Theory]
     [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
@@ -46,6 +51,26 @@ public sealed class RequestBodyTests
         Assert.False(upstream.Head.Contains("Content-Length"));
         Assert.Equal("hello world", upstream.BodyText);
         Assert.DoesNotContain("client-ext", Encoding.Latin1.GetString(origin.Connections[0].Reader.Received));
+    }
+
+    // RFC 9112 §7.1.2: a trailer section ends the chunked body; the next pipelined request is parsed after it.
+    [Theory]
+    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
+    public async Task Chunked_TrailerSectionKeepsConnectionInStep(string strategy)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync(
+            "POST /upload HTTP/1.1\r\nHost: client.test\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\nX-Checksum: abc\r\n\r\n"
+            + "GET /next HTTP/1.1\r\nHost: client.test\r\n\r\n");
+        await client.ReadResponseAsync();
+        await client.ReadResponseAsync();
+
+        var upstream = origin.Requests;
+        Assert.Equal(["/upload", "/next"], upstream.Select(request => request.Target));
+        Assert.Equal("hello", upstream[0].BodyText);
     }
 
     [Theory]
@@ -120,6 +145,54 @@ public sealed class RequestBodyTests
         Assert.Equal(100, interim.StatusCode);
         Assert.Equal(200, final.StatusCode);
         Assert.Equal("after-100-ok!", final.BodyText);
+    }
+
+    // RFC 9112 §6.3: a Content-Length body is opaque; request-like bytes inside it are not a second request.
+    [Theory]
+    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
+    public async Task ContentLengthBody_RequestLikeContentNotSplit(string strategy)
+    {
+        const string smuggled = "GET /smuggled HTTP/1.1\r\nHost: client.test\r\n\r\n";
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync(
+            $"POST /carrier HTTP/1.1\r\nHost: client.test\r\nContent-Length: {smuggled.Length}\r\n\r\n{smuggled}"
+            + "GET /next HTTP/1.1\r\nHost: client.test\r\n\r\n");
+        await client.ReadResponseAsync();
+        await client.ReadResponseAsync();
+
+        var upstream = origin.Requests;
+        Assert.Equal(["/carrier", "/next"], upstream.Select(request => request.Target));
+        Assert.Equal(smuggled, upstream[0].BodyText);
+    }
+
+    // RFC 9112 §8: a request whose body the client cut short must never reach the origin looking complete.
+    [Theory]
+    [MemberData(nameof(PartialBodies))]
+    public async Task BodyCutByClient_UpstreamNeverSeesCompleteRequest(string strategy, string partial)
+    {
+        var outcome = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var origin = ScriptedOrigin.Start(async connection =>
+        {
+            try
+            {
+                var request = await connection.ReadRequestAsync();
+                outcome.TrySetResult(request is null ? "closed" : $"complete request:\n{request}");
+            }
+            catch (IOException)
+            {
+                outcome.TrySetResult("cut");
+            }
+        });
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using (var client = await proxy.ConnectAsync())
+        {
+            await client.SendAsync($"POST /upload HTTP/1.1\r\nHost: client.test\r\n{partial}");
+        }
+
+        Assert.Contains(await outcome.Task.WaitAsync(Deadline.Io), new[] { "cut", "closed" });
     }
 
     // RFC 9112 §9.3 / RFC 9110 §15.2: an origin may answer before reading the body; the client still gets that answer.

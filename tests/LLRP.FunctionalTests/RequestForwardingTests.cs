@@ -41,6 +41,24 @@ public sealed class RequestForwardingTests
         Assert.Equal($"{method} /m HTTP/1.1", exchange.Upstream.Head.StartLine);
     }
 
+    // RFC 9110 §6.2: an intermediary sends its own version; RFC 9112 §3.2: an HTTP/1.1 request carries Host.
+    [Theory]
+    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
+    public async Task Forward_Http10RequestSentAsHttp11WithHost(string strategy)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync("GET /old HTTP/1.0\r\n\r\n");
+        var response = await client.ReadResponseAsync();
+
+        Assert.Equal("ok", response.BodyText);
+        var upstream = origin.SingleRequest();
+        Assert.Equal("GET /old HTTP/1.1", upstream.Head.StartLine);
+        Assert.Equal(origin.Authority, upstream.Head.Get("Host"));
+    }
+
     [Theory]
     [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
     public async Task Forward_DownstreamPathPrefixPrepended(string strategy)

@@ -83,6 +83,27 @@ public sealed class ResponseFramingTests
         Assert.Equal("abc", next.BodyText);
     }
 
+    // RFC 9112 §7.1.2: a trailer section ends the chunked body; the connection stays in step after it.
+    [Theory]
+    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
+    public async Task Chunked_TrailerSectionKeepsConnectionInStep(string strategy)
+    {
+        await using var origin = ScriptedOrigin.Respond(request => request.Target == "/first"
+            ? "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n5\r\nhello\r\n0\r\nX-Checksum: abc\r\n\r\n"
+            : ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync("GET /first HTTP/1.1\r\nHost: client.test\r\n\r\n");
+        var first = await client.ReadResponseAsync();
+        await client.SendAsync(Get11);
+        var next = await client.ReadResponseAsync();
+
+        Assert.Equal("hello", first.BodyText);
+        Assert.Equal("ok", next.BodyText);
+        Assert.Equal(["/first", "/second"], origin.Requests.Select(request => request.Target));
+    }
+
     // RFC 9112 §6.1: no Transfer-Encoding to an HTTP/1.0 client; the body is delimited by closing the connection.
     [Theory]
     [MemberData(nameof(Http10ClientRequests))]

@@ -8,8 +8,6 @@ namespace LLRP.FunctionalTests.Infrastructure;
 /// </summary>
 public static class MessageFraming
 {
-    private static readonly IReadOnlyList<HttpField> NoTrailers = [];
-
     /// <summary>The framing of a request the proxy forwarded.</summary>
     public static BodyFraming OfRequest(HttpHead head, out long contentLength)
     {
@@ -53,16 +51,14 @@ public static class MessageFraming
     }
 
     /// <summary>Reads a body framed as <paramref name="framing"/>.</summary>
-    public static Task<(byte[] Body, IReadOnlyList<HttpField> Trailers)> ReadBodyAsync(WireReader reader, BodyFraming framing, long contentLength) =>
+    public static Task<byte[]> ReadBodyAsync(WireReader reader, BodyFraming framing, long contentLength) =>
         framing switch
         {
-            BodyFraming.None => Task.FromResult((Array.Empty<byte>(), NoTrailers)),
-            BodyFraming.ContentLength => WithoutTrailers(reader.ReadExactlyAsync(contentLength)),
+            BodyFraming.None => Task.FromResult(Array.Empty<byte>()),
+            BodyFraming.ContentLength => reader.ReadExactlyAsync(contentLength),
             BodyFraming.Chunked => reader.ReadChunkedAsync(),
-            _ => WithoutTrailers(reader.ReadToEndAsync()),
+            _ => reader.ReadToEndAsync(),
         };
-
-    private static async Task<(byte[] Body, IReadOnlyList<HttpField> Trailers)> WithoutTrailers(Task<byte[]> body) => (await body, NoTrailers);
 
     private static long ReadContentLength(HttpHead head)
     {

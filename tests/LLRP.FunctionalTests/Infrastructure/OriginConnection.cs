@@ -47,8 +47,7 @@ public sealed class OriginConnection : IAsyncDisposable
         }
 
         var framing = MessageFraming.OfRequest(head, out var contentLength);
-        var (body, _) = await MessageFraming.ReadBodyAsync(Reader, framing, contentLength);
-        var request = new ReceivedRequest(head, framing, body);
+        var request = new ReceivedRequest(head, framing, await MessageFraming.ReadBodyAsync(Reader, framing, contentLength));
         lock (_requests)
         {
             _requests.Add(request);

@@ -65,8 +65,7 @@ public sealed class RawHttpClient : IAsyncDisposable
             ?? throw new EndOfStreamException("The proxy closed the connection where a response was expected.");
         var statusCode = RawHttpResponse.StatusCodeOf(head);
         var framing = MessageFraming.OfResponse(head, requestMethod, statusCode, out var contentLength);
-        var (body, trailers) = await MessageFraming.ReadBodyAsync(_reader, framing, contentLength);
-        return new RawHttpResponse(head, framing, body, trailers);
+        return new RawHttpResponse(head, framing, await MessageFraming.ReadBodyAsync(_reader, framing, contentLength));
     }
 
     /// <summary>Asserts that the proxy closes the connection (a close or a reset) without sending anything more.</summary>

@@ -4,19 +4,17 @@ using System.Text.RegularExpressions;
 
 namespace LLRP.FunctionalTests.Infrastructure;
 
-/// <summary>A response as the proxy sent it: its head, how its body was framed, the decoded body and the trailers.</summary>
+/// <summary>A response as the proxy sent it: its head, how its body was framed and the decoded body.</summary>
 public sealed partial class RawHttpResponse
 {
-    public RawHttpResponse(HttpHead head, BodyFraming framing, byte[] body, IReadOnlyList<HttpField> trailers)
+    public RawHttpResponse(HttpHead head, BodyFraming framing, byte[] body)
     {
         var statusLine = ParseStatusLine(head);
         Head = head;
         Version = statusLine.Groups["version"].Value;
         StatusCode = int.Parse(statusLine.Groups["code"].Value, CultureInfo.InvariantCulture);
-        ReasonPhrase = statusLine.Groups["reason"].Value;
         Framing = framing;
         Body = body;
-        Trailers = trailers;
     }
 
     public HttpHead Head { get; }
@@ -25,15 +23,11 @@ public sealed partial class RawHttpResponse
 
     public int StatusCode { get; }
 
-    public string ReasonPhrase { get; }
-
     public BodyFraming Framing { get; }
 
     public byte[] Body { get; }
 
     public string BodyText => Encoding.Latin1.GetString(Body);
-
-    public IReadOnlyList<HttpField> Trailers { get; }
 
     public override string ToString() => Head.Raw + (Body.Length <= 512 ? BodyText : $"<{Body.Length} bytes>");
 
@@ -49,6 +43,6 @@ public sealed partial class RawHttpResponse
             : throw new InvalidDataException($"Invalid status line (RFC 9112 §4): '{head.StartLine}'.");
     }
 
-    [GeneratedRegex(@"^(?<version>HTTP/\d\.\d) (?<code>\d{3}) (?<reason>[^\r\n]*)$")]
+    [GeneratedRegex(@"^(?<version>HTTP/\d\.\d) (?<code>\d{3}) [^\r\n]*$")]
     private static partial Regex StatusLine();
 }

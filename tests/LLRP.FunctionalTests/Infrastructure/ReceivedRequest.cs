@@ -16,7 +16,6 @@ public sealed class ReceivedRequest
         Head = head;
         Method = parts[0];
         Target = parts[1];
-        Version = parts[2];
         Framing = framing;
         Body = body;
     }
@@ -26,8 +25,6 @@ public sealed class ReceivedRequest
     public string Method { get; }
 
     public string Target { get; }
-
-    public string Version { get; }
 
     public BodyFraming Framing { get; }
 

@@ -76,6 +76,15 @@ public sealed class ScriptedOrigin : IAsyncDisposable
         return requests[0];
     }
 
+    /// <summary>Waits until the handler of every connection accepted so far has returned, which the proxy closing it brings about.</summary>
+    public Task ConnectionsEndedAsync()
+    {
+        lock (_connections)
+        {
+            return Task.WhenAll(_handlers).WaitAsync(Deadline.Io);
+        }
+    }
+
     public async ValueTask DisposeAsync()
     {
         await _stopping.CancelAsync();

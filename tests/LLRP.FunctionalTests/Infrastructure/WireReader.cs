@@ -115,8 +115,8 @@ public sealed class WireReader
         return rest.ToArray();
     }
 
-    /// <summary>Reads a chunked body (RFC 9112 §7.1) up to and including its trailer section.</summary>
-    public async Task<(byte[] Body, IReadOnlyList<HttpField> Trailers)> ReadChunkedAsync()
+    /// <summary>Reads and decodes a chunked body (RFC 9112 §7.1), consuming its trailer section.</summary>
+    public async Task<byte[]> ReadChunkedAsync()
     {
         using var body = new MemoryStream();
         while (true)
@@ -132,8 +132,8 @@ public sealed class WireReader
 
             if (size == 0)
             {
-                var (trailers, _) = await ReadFieldSectionAsync();
-                return (body.ToArray(), trailers);
+                await ReadFieldSectionAsync();
+                return body.ToArray();
             }
 
             body.Write(await ReadExactlyAsync(size));
