@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
 using System.Text;
 using BenchmarkDotNet.Attributes;
 using System.Diagnostics.Metrics;
@@ -15,7 +16,7 @@ namespace LLRP.Microbenchmarks;
 
 /// <summary>
 /// The whole raw path in memory: a request written by the client is parsed, re-emitted upstream, answered by the
-/// origin, parsed and re-emitted to the client. Continuations run inline, so this is the proxy's own cost.
+/// origin, parsed and re-emitted to the client.
 /// </summary>
 [MemoryDiagnoser]
 public class RoundTripBenchmarks
@@ -25,16 +26,20 @@ public class RoundTripBenchmarks
     private int _responseLength;
     private Task _connection = null!;
 
+    /// <summary>True: pipes complete inline (the proxy's own cost). False: continuations hop to the thread pool, as with sockets.</summary>
+    [Params(true, false)]
+    public bool Inline { get; set; }
+
     [GlobalSetup]
     public void Setup()
     {
         var downstream = DownstreamEndpoint.TryParse("http://127.0.0.1:8081")!;
         var options = new ProxyOptions { Downstreams = [downstream] };
-        var (clientSide, proxySide) = DuplexPipe.CreatePair();
+        var (clientSide, proxySide) = DuplexPipe.CreatePair(Inline);
         _client = clientSide;
         var services = new RawModeServices(
             options,
-            new InMemoryOrigin(Messages.Response),
+            new InMemoryOrigin(Messages.Response, Inline),
             pool: null,
             new ProxyMetrics(new ServiceCollection().AddMetrics().BuildServiceProvider().GetRequiredService<IMeterFactory>()),
             new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance)),
@@ -63,6 +68,7 @@ public class RoundTripBenchmarks
         }
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask ReadResponseAsync(PipeReader input)
     {
         while (true)

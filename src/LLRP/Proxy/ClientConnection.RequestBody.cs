@@ -15,6 +15,7 @@ internal sealed partial class ClientConnection
     /// upstream while the response is read, since a downstream may answer (or ask to continue, RFC 9110 §10.1.1)
     /// before reading it all. Returns true when the client connection ends.
     /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<bool> ForwardStreamingRequestAsync()
     {
         var startTimestamp = Stopwatch.GetTimestamp();
@@ -119,6 +120,7 @@ internal sealed partial class ClientConnection
     }
 
     /// <summary>False when the upstream no longer takes the body; its response may still come, so the connection is left to the response side.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private static async ValueTask<bool> FlushBodyAsync(UpstreamConnection upstream)
     {
         try

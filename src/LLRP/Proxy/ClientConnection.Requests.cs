@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream.Sockets;
@@ -9,6 +10,7 @@ namespace LLRP.Proxy;
 
 internal sealed partial class ClientConnection
 {
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<BatchOutcome> ForwardBatchAsync(ReadOnlySequence<byte> buffer, bool clientCompleted)
     {
         var startTimestamp = Stopwatch.GetTimestamp();
@@ -170,6 +172,7 @@ internal sealed partial class ClientConnection
     }
 
     /// <summary>Writes again, on a new upstream connection, the requests of the batch from <paramref name="first"/> on.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<ForwarderError> ResendAsync(ReadOnlySequence<byte> buffer, int first, int count)
     {
         DiscardUpstream();

@@ -13,6 +13,7 @@ internal sealed partial class ClientConnection
     /// connection when that is safe: after a response that closed the connection (RFC 9112 §9.6), or on a reused
     /// connection when every request left is idempotent (RFC 9110 §9.2.2). Returns true when the client connection ends.
     /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<bool> ForwardResponsesAsync(ReadOnlySequence<byte> buffer, int count, long startTimestamp)
     {
         var retried = false;

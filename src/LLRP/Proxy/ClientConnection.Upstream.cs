@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using LLRP.Diagnostics;
 using LLRP.Upstream.Sockets;
 
@@ -7,6 +8,7 @@ namespace LLRP.Proxy;
 internal sealed partial class ClientConnection
 {
     /// <summary>Makes <see cref="_upstream"/> an open connection: the one held if still open, else a pooled one, else a new one.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<ForwarderError> EnsureUpstreamAsync()
     {
         if (_upstream is { } held)
@@ -38,6 +40,7 @@ internal sealed partial class ClientConnection
     }
 
     /// <summary>Flushes what was written upstream. A failure here shows again, classified, when the response is read.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask FlushUpstreamAsync()
     {
         try

@@ -8,10 +8,14 @@ internal sealed class DuplexPipe(PipeReader input, PipeWriter output) : IDuplexP
 
     public PipeWriter Output { get; } = output;
 
-    /// <summary>Two connected ends; continuations run inline, so a round trip completes inside the writer's flush.</summary>
-    public static (DuplexPipe Left, DuplexPipe Right) CreatePair()
+    /// <summary>
+    /// Two connected ends. Inline: continuations run in the writer's flush, so nothing completes asynchronously.
+    /// Otherwise they run on the thread pool, as with sockets, so every await really suspends.
+    /// </summary>
+    public static (DuplexPipe Left, DuplexPipe Right) CreatePair(bool inline)
     {
-        var options = new PipeOptions(readerScheduler: PipeScheduler.Inline, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);
+        PipeScheduler scheduler = inline ? PipeScheduler.Inline : new WorkQueueScheduler();
+        var options = new PipeOptions(readerScheduler: scheduler, writerScheduler: scheduler, useSynchronizationContext: false);
         var leftToRight = new Pipe(options);
         var rightToLeft = new Pipe(options);
         return (new DuplexPipe(rightToLeft.Reader, leftToRight.Writer), new DuplexPipe(leftToRight.Reader, rightToLeft.Writer));

@@ -6,11 +6,11 @@ using LLRP.Upstream.Sockets;
 namespace LLRP.Microbenchmarks.InMemory;
 
 /// <summary>An origin on in-memory pipes that answers every request head with the same response.</summary>
-internal sealed class InMemoryOrigin(byte[] response) : IUpstreamConnectionFactory
+internal sealed class InMemoryOrigin(byte[] response, bool inline) : IUpstreamConnectionFactory
 {
     public ValueTask<UpstreamConnection> ConnectAsync(DownstreamEndpoint downstream)
     {
-        var (proxySide, originSide) = DuplexPipe.CreatePair();
+        var (proxySide, originSide) = DuplexPipe.CreatePair(inline);
         _ = ServeAsync(originSide);
         return ValueTask.FromResult(new UpstreamConnection(new InMemoryConnection(proxySide), downstream));
     }
