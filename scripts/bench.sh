@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# LLRP's local side-by-side benchmark, one command from the repository root:
+#   bash scripts/bench.sh [--quick] [--rounds N] [--duration S] [--only name,name] [--unpinned] ...
+# Installs wrk, haproxy, nginx and curl with apt-get when missing, publishes LLRP, the origin, the
+# baselines (src/Baselines/*) and the runner in Release into artifacts/publish/<project>, then runs
+# src/LLRP.Bench, which writes results/<UTC timestamp>/{results.md,results.json,crank/,chart.svg}.
+# `bash scripts/bench.sh --help` lists every option.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+results="$root/results/$(date -u +%Y%m%dT%H%M%SZ)"
+pinned=1
+for arg in "$@"; do
+  case "$arg" in
+    --unpinned) pinned=0 ;;
+    --help|-h) exec dotnet run --project src/LLRP.Bench -c Release -v q -- --help ;;
+  esac
+done
+mkdir -p "$results"
+
+# Kills every process group the runner started, even if the runner itself died.
+cleanup() {
+  local pidfile="$results/children.pids"
+  [[ -f $pidfile ]] || return 0
+  while read -r group; do
+    kill -TERM -- "-$group" 2>/dev/null || true
+  done < "$pidfile"
+  sleep 0.5
+  while read -r group; do
+    kill -KILL -- "-$group" 2>/dev/null || true
+  done < "$pidfile"
+}
+trap cleanup EXIT
+
+install_tools() {
+  local missing=()
+  for tool in wrk haproxy nginx curl; do
+    PATH="$PATH:/usr/sbin" command -v "$tool" >/dev/null || missing+=("$tool")
+  done
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "bench.sh: missing ${missing[*]}; install them (apt-get install ${missing[*]}) or run as root" >&2
+    return 0
+  fi
+  echo "bench.sh: installing ${missing[*]}" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Publishes a project into artifacts/publish/<name>; on failure removes that folder, so no stale build is
+# measured (the runner reports its contenders as missing).
+publish() {
+  local project="$1" name
+  name="$(basename "$project" .csproj)"
+  echo "bench.sh: publishing $name" >&2
+  if ! dotnet publish "$project" -c Release -o "artifacts/publish/$name" --nologo -v q >>"$results/build.log" 2>&1; then
+    rm -rf "artifacts/publish/$name"
+    echo "bench.sh: build of $project failed (its contenders will be reported missing), see $results/build.log" >&2
+    return 1
+  fi
+}
+
+install_tools
+command -v wrk >/dev/null || { echo "bench.sh: wrk is required" >&2; exit 1; }
+command -v curl >/dev/null || { echo "bench.sh: curl is required" >&2; exit 1; }
+
+for project in src/LLRP.Downstream/LLRP.Downstream.csproj src/LLRP.Bench/LLRP.Bench.csproj; do
+  publish "$project" || { grep -E 'error' "$results/build.log" | sort -u | head -20 >&2; exit 1; }
+done
+for project in src/LLRP/LLRP.csproj src/Baselines/*/*.csproj; do
+  [[ -f $project ]] || continue
+  publish "$project" || { grep -E "error" "$results/build.log" | sort -u | head -5 >&2 || true; }
+done
+
+runner=(dotnet artifacts/publish/LLRP.Bench/LLRP.Bench.dll --repo "$root" --results "$results" "$@")
+if [[ $pinned -eq 1 ]]; then
+  runner=(taskset -c 1 "${runner[@]}")
+fi
+"${runner[@]}"

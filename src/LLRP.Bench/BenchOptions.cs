@@ -1,0 +1,116 @@
+using System.Globalization;
+
+namespace LLRP.Bench;
+
+/// <summary>The runner's command line; see <see cref="Usage"/>.</summary>
+public sealed record BenchOptions
+{
+    public const string Usage = """
+        usage: bash scripts/bench.sh [options]
+          --quick              1 round, GET 10 B with 32 connections, 2 s, no large bodies;
+                               contenders direct, llrp-raw-perclient, nginx, haproxy
+          --rounds N           rounds of interleaved contenders (default 3)
+          --duration S         seconds measured per contender and shape (default 10)
+          --warmup S           seconds of load before each measurement (default 3)
+          --only a,b,...       contenders to run (names below), always in catalog order
+          --shapes a,b,...     load shapes to run (names below)
+          --unpinned           do not pin the proxy to core 0 and origin + load to core 1
+          --no-large-bodies    skip the 1 GiB download and upload
+          --proxy-port P       port of the contender under test (default 8080)
+          --origin-port P      port of the origin (default 8081)
+          --repo DIR           repository root (bench.sh passes it)
+          --results DIR        output folder (bench.sh passes results/<UTC timestamp>)
+        """;
+
+    public required string RepositoryRoot { get; init; }
+
+    public required string ResultsDirectory { get; init; }
+
+    public int Rounds { get; init; } = 3;
+
+    public int DurationSeconds { get; init; } = 10;
+
+    public int WarmupSeconds { get; init; } = 3;
+
+    public bool Pinned { get; init; } = true;
+
+    public bool LargeBodies { get; init; } = true;
+
+    public bool Quick { get; init; }
+
+    /// <summary>Contender names to run; null = the whole catalog (or the quick set).</summary>
+    public IReadOnlyList<string>? Only { get; init; }
+
+    /// <summary>Shape names to run; null = all shapes (or the quick shape).</summary>
+    public IReadOnlyList<string>? Shapes { get; init; }
+
+    public int ProxyPort { get; init; } = 8080;
+
+    public int OriginPort { get; init; } = 8081;
+
+    public string PublishRoot => Path.Combine(RepositoryRoot, "artifacts", "publish");
+
+    /// <exception cref="ArgumentException">An option is unknown or its value is invalid.</exception>
+    public static BenchOptions Parse(string[] args)
+    {
+        var values = new Dictionary<string, string>(StringComparer.Ordinal);
+        var flags = new HashSet<string>(StringComparer.Ordinal);
+        for (var i = 0; i < args.Length; i++)
+        {
+            var arg = args[i];
+            switch (arg)
+            {
+                case "--quick" or "--unpinned" or "--no-large-bodies":
+                    flags.Add(arg);
+                    break;
+                case "--rounds" or "--duration" or "--warmup" or "--only" or "--shapes"
+                    or "--proxy-port" or "--origin-port" or "--repo" or "--results":
+                    if (i + 1 >= args.Length)
+                    {
+                        throw new ArgumentException($"{arg} needs a value");
+                    }
+
+                    values[arg] = args[++i];
+                    break;
+                default:
+                    throw new ArgumentException($"unknown option '{arg}'");
+            }
+        }
+
+        var quick = flags.Contains("--quick");
+        var repository = Path.GetFullPath(values.GetValueOrDefault("--repo") ?? Directory.GetCurrentDirectory());
+        return new BenchOptions
+        {
+            RepositoryRoot = repository,
+            ResultsDirectory = Path.GetFullPath(values.GetValueOrDefault("--results")
+                ?? Path.Combine(repository, "results", DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture))),
+            Quick = quick,
+            Rounds = ReadInt(values, "--rounds", quick ? 1 : 3, 1, 100),
+            DurationSeconds = ReadInt(values, "--duration", quick ? 2 : 10, 1, 600),
+            WarmupSeconds = ReadInt(values, "--warmup", quick ? 1 : 3, 0, 600),
+            Pinned = !flags.Contains("--unpinned"),
+            LargeBodies = !quick && !flags.Contains("--no-large-bodies"),
+            Only = ReadList(values, "--only"),
+            Shapes = ReadList(values, "--shapes"),
+            ProxyPort = ReadInt(values, "--proxy-port", 8080, 1, 65535),
+            OriginPort = ReadInt(values, "--origin-port", 8081, 1, 65535),
+        };
+    }
+
+    private static int ReadInt(Dictionary<string, string> values, string key, int defaultValue, int min, int max)
+    {
+        if (!values.TryGetValue(key, out var text))
+        {
+            return defaultValue;
+        }
+
+        return int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max
+            ? value
+            : throw new ArgumentException($"{key} must be an integer in [{min}, {max}], got '{text}'");
+    }
+
+    private static string[]? ReadList(Dictionary<string, string> values, string key)
+        => values.TryGetValue(key, out var text)
+            ? text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            : null;
+}

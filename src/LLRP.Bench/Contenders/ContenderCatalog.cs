@@ -1,0 +1,94 @@
+namespace LLRP.Bench.Contenders;
+
+/// <summary>Every contender of DESIGN.md's benchmark method, in the order they are interleaved.</summary>
+public static class ContenderCatalog
+{
+    /// <summary>The contenders of <c>--quick</c>.</summary>
+    public static readonly IReadOnlyList<string> QuickNames = ["direct", "llrp-raw-perclient", "nginx", "haproxy"];
+
+    /// <summary>The ×baseline column uses the first of these that has results.</summary>
+    public static readonly IReadOnlyList<string> BaselineCandidates = ["llrp-yarp", "yarp-app", "httpclient-proxy"];
+
+    private static readonly Dictionary<string, string> _dotNetEnvironment = new() { ["DOTNET_gcServer"] = "0" };
+
+    /// <param name="options">Where the builds are and where generated configs go.</param>
+    /// <param name="proxyPort">Where the contender listens.</param>
+    /// <param name="originPort">Where the origin listens.</param>
+    public static IReadOnlyList<Contender> Create(BenchOptions options, int proxyPort, int originPort)
+    {
+        var listen = $"127.0.0.1:{proxyPort}";
+        var origin = $"127.0.0.1:{originPort}";
+        var llrp = Path.Combine(options.PublishRoot, "LLRP", "LLRP.dll");
+        Contender Llrp(string name, string description, params string[] arguments) => DotNet(
+            name, description, llrp, [$"--urls=http://{listen}", $"--downstream=http://{origin}", .. arguments]);
+
+        return
+        [
+            new Contender { Name = "direct", Description = "no proxy: wrk → origin", Kind = ContenderKind.Direct },
+            Llrp("llrp-raw-perclient", "LLRP raw mode, one upstream connection per client connection", "--mode=raw", "--upstreamConnections=perClient"),
+            Llrp("llrp-raw-pooled", "LLRP raw mode, pooled upstream connections", "--mode=raw", "--upstreamConnections=pooled"),
+            Llrp("llrp-httpclient", "LLRP HttpClient mode, one client per connection", "--mode=httpclient"),
+            Llrp("llrp-httpclient-shared1", "LLRP HttpClient mode, one shared client", "--mode=httpclient", "--shareClients=true", "--shareClients.count=1"),
+            Llrp("llrp-httpclient-rr4", "LLRP HttpClient mode, 4 shared clients round-robin", "--mode=httpclient", "--shareClients=true", "--shareClients.roundRobin=true", "--shareClients.count=4"),
+            Llrp("llrp-httpclient-httpcontext", "LLRP light HttpContext + HttpClient mode", "--mode=httpclient-httpcontext"),
+            Llrp("llrp-yarp", "LLRP light HttpContext + YARP IHttpForwarder mode", "--mode=yarp"),
+            Baseline(options, "yarp-app", "full ASP.NET Core + YARP app", "YarpProxy", listen, origin),
+            Baseline(options, "httpclient-proxy", "full ASP.NET Core + HttpClient proxy", "HttpClientProxy", listen, origin),
+            Native(options, "haproxy", "HAProxy, nbthread 1, http-reuse safe", "haproxy", listen, origin),
+            Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64", "nginx", listen, origin),
+        ];
+    }
+
+    private static Contender DotNet(string name, string description, string dll, string[] arguments) => new()
+    {
+        Name = name,
+        Description = description,
+        Kind = ContenderKind.DotNet,
+        FileName = "dotnet",
+        Arguments = [dll, .. arguments],
+        Environment = _dotNetEnvironment,
+        UnavailableReason = File.Exists(dll) ? null : $"not built: {dll} is missing (see build.log)",
+    };
+
+    private static Contender Baseline(BenchOptions options, string name, string description, string folder, string listen, string origin)
+    {
+        var projectFolder = Path.Combine(options.RepositoryRoot, "src", "Baselines", folder);
+        var project = Directory.Exists(projectFolder) ? Directory.GetFiles(projectFolder, "*.csproj").FirstOrDefault() : null;
+        if (project is null)
+        {
+            return new Contender
+            {
+                Name = name,
+                Description = description,
+                Kind = ContenderKind.DotNet,
+                UnavailableReason = $"src/Baselines/{folder} has no project",
+            };
+        }
+
+        var assembly = Path.GetFileNameWithoutExtension(project);
+        var dll = Path.Combine(options.PublishRoot, assembly, assembly + ".dll");
+        return DotNet(name, description, dll, [$"--urls=http://{listen}", $"--downstream=http://{origin}", "--Logging:LogLevel:Default=Warning"]);
+    }
+
+    private static Contender Native(BenchOptions options, string name, string description, string program, string listen, string origin) => new()
+    {
+        Name = name,
+        Description = description,
+        Kind = ContenderKind.Native,
+        FileName = "bash",
+        Arguments =
+        [
+            Path.Combine(options.RepositoryRoot, "scripts", program + ".sh"),
+            "--listen", listen,
+            "--downstream", origin,
+            "--dir", Path.Combine(options.ResultsDirectory, program),
+        ],
+        UnavailableReason = IsOnPath(program) ? null : $"'{program}' is not installed (apt-get install {program})",
+    };
+
+    private static bool IsOnPath(string program)
+        => (System.Environment.GetEnvironmentVariable("PATH") ?? "")
+            .Split(':', StringSplitOptions.RemoveEmptyEntries)
+            .Append("/usr/sbin")
+            .Any(directory => File.Exists(Path.Combine(directory, program)));
+}

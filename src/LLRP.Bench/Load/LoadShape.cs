@@ -1,0 +1,12 @@
+namespace LLRP.Bench.Load;
+
+/// <summary>One load pattern: a request (GET of a body size, or POST of a body) at a connection count.</summary>
+/// <param name="Name">Stable identifier used in file names and crank result names, e.g. <c>get-10b-c32</c>.</param>
+/// <param name="Title">Human title, e.g. <c>GET 10 B, 32 connections</c>.</param>
+/// <param name="Path">Path and query on the origin's contract, e.g. <c>/?s=10</c>.</param>
+/// <param name="Connections">wrk's <c>-c</c>.</param>
+/// <param name="RequestBodyBytes">POST body size; 0 for a GET.</param>
+public sealed record LoadShape(string Name, string Title, string Path, int Connections, int RequestBodyBytes)
+{
+    public bool IsPost => RequestBodyBytes > 0;
+}

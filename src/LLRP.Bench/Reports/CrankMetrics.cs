@@ -1,0 +1,66 @@
+using LLRP.Bench.Load;
+using LLRP.Bench.Results;
+
+namespace LLRP.Bench.Reports;
+
+/// <summary>
+/// A contender's figures as crank results. Per shape, crank's wrk names (<c>wrk/rps/mean</c>, <c>wrk/requests</c>,
+/// <c>wrk/latency/mean|50|75|90|99|max</c> in ms, <c>wrk/errors/badresponses|socketerrors</c>) and the proxy's
+/// (<c>proxy/cpu/us-per-request</c>, <c>proxy/memory/peak-rss</c> in MB, <c>proxy/gc/bytes-per-request</c>);
+/// then <c>large/download|upload/throughput</c> (MB/s), <c>.../peak-rss</c> (MB) and <c>.../cpu</c> (s).
+/// </summary>
+public static class CrankMetrics
+{
+    public static List<CrankMetric> Of(RunResult run, string contender)
+    {
+        var metrics = new List<CrankMetric>();
+        foreach (var shape in run.Shapes)
+        {
+            var samples = run.Samples.Where(s => s.Contender == contender && s.Shape == shape).ToList();
+            void Add(string name, string description, string format, bool isLoad, Func<ShapeSample, double?> figure)
+                => metrics.Add(new CrankMetric(
+                    $"{shape.Name}/{name}",
+                    $"{shape.Title}: {description}",
+                    format,
+                    isLoad,
+                    [.. samples.Where(s => figure(s) is not null).Select(s => (s.Timestamp, figure(s)!.Value))]));
+
+            Add("wrk/rps/mean", "Requests/sec", "n0", true, s => Round(s.Wrk.RequestsPerSecond, 2));
+            Add("wrk/requests", "Requests", "n0", true, s => s.Wrk.Requests);
+            Add("wrk/latency/mean", "Mean latency (ms)", "n2", true, s => Milliseconds(s.Wrk.LatencyMeanMicroseconds));
+            Add("wrk/latency/50", "Latency 50th (ms)", "n2", true, s => Milliseconds(s.Wrk.LatencyP50Microseconds));
+            Add("wrk/latency/75", "Latency 75th (ms)", "n2", true, s => Milliseconds(s.Wrk.LatencyP75Microseconds));
+            Add("wrk/latency/90", "Latency 90th (ms)", "n2", true, s => Milliseconds(s.Wrk.LatencyP90Microseconds));
+            Add("wrk/latency/99", "Latency 99th (ms)", "n2", true, s => Milliseconds(s.Wrk.LatencyP99Microseconds));
+            Add("wrk/latency/max", "Max latency (ms)", "n2", true, s => Milliseconds(s.Wrk.LatencyMaxMicroseconds));
+            Add("wrk/errors/badresponses", "Bad responses (non-2xx)", "n0", true, s => s.Wrk.Non2xxResponses);
+            Add("wrk/errors/socketerrors", "Socket errors", "n0", true, s => s.Wrk.SocketErrors);
+            Add("proxy/cpu/us-per-request", "Proxy CPU per request (µs)", "n2", false, s => Round(s.CpuMicrosecondsPerRequest, 3));
+            Add("proxy/memory/peak-rss", "Proxy peak RSS (MB)", "n0", false, s => Round(s.PeakResidentBytes / 1e6, 1));
+            Add("proxy/gc/bytes-per-request", "Allocated per request (B)", "n0", false, s => Round(s.AllocatedBytesPerRequest, 1));
+        }
+
+        foreach (var direction in new[] { TransferDirection.Download, TransferDirection.Upload })
+        {
+            var samples = run.LargeBodySamples.Where(s => s.Contender == contender && s.Direction == direction && s.Error is null).ToList();
+            var label = direction.ToString().ToLowerInvariant();
+            void Add(string name, string description, string format, bool isLoad, Func<LargeBodySample, double?> figure)
+                => metrics.Add(new CrankMetric(
+                    $"large/{label}/{name}",
+                    $"1 GiB {label}: {description}",
+                    format,
+                    isLoad,
+                    [.. samples.Where(s => figure(s) is not null).Select(s => (s.Timestamp, figure(s)!.Value))]));
+
+            Add("throughput", "Throughput (MB/s)", "n0", true, s => Round(s.MegabytesPerSecond, 1));
+            Add("peak-rss", "Proxy peak RSS (MB)", "n0", false, s => Round(s.PeakResidentBytes / 1e6, 1));
+            Add("cpu", "Proxy CPU (s)", "n2", false, s => Round(s.CpuSeconds, 3));
+        }
+
+        return metrics;
+    }
+
+    private static double? Milliseconds(double microseconds) => double.IsNaN(microseconds) ? null : Round(microseconds / 1e3, 3);
+
+    private static double? Round(double? value, int digits) => value is { } v ? Math.Round(v, digits) : null;
+}

@@ -1,0 +1,42 @@
+using LLRP.Bench.Contenders;
+using LLRP.Bench.Load;
+
+namespace LLRP.Bench.Results;
+
+/// <summary>Everything one run measured, and what it could not.</summary>
+public sealed class RunResult
+{
+    public required BenchOptions Options { get; init; }
+
+    public required DateTime Started { get; init; }
+
+    public DateTime Finished { get; set; }
+
+    /// <summary>The contenders selected, in interleaving order (missing ones included).</summary>
+    public required IReadOnlyList<Contender> Contenders { get; init; }
+
+    public required IReadOnlyList<LoadShape> Shapes { get; init; }
+
+    /// <summary>Where the proxies and the origin listened (ports may move off 8080/8081 when taken).</summary>
+    public required string Topology { get; init; }
+
+    /// <summary>CPU model, core count, OS: the context the figures hold in.</summary>
+    public required string Machine { get; init; }
+
+    public List<ShapeSample> Samples { get; } = [];
+
+    public List<LargeBodySample> LargeBodySamples { get; } = [];
+
+    /// <summary>Contender name → why it has no results.</summary>
+    public Dictionary<string, string> Missing { get; } = [];
+
+    /// <summary>Things a reader must know: a crash mid-run, allocations not measurable, an interruption.</summary>
+    public List<string> Notes { get; } = [];
+
+    public bool Interrupted { get; set; }
+
+    public IEnumerable<Contender> Measured => Contenders.Where(c => !Missing.ContainsKey(c.Name));
+
+    /// <summary>The first of <see cref="ContenderCatalog.BaselineCandidates"/> that has results, if any.</summary>
+    public string? Baseline => ContenderCatalog.BaselineCandidates.FirstOrDefault(name => Samples.Any(s => s.Contender == name));
+}

@@ -1,0 +1,154 @@
+using System.Globalization;
+using LLRP.Bench.Contenders;
+using LLRP.Bench.Load;
+using LLRP.Bench.Processes;
+using LLRP.Bench.Results;
+
+namespace LLRP.Bench.Running;
+
+/// <summary>
+/// A contender started for one round (nothing is started for direct): it is measured under every shape,
+/// then with the large bodies, then stopped. Proxy CPU and peak RSS cover exactly each measurement window.
+/// </summary>
+public sealed class ContenderSession : IAsyncDisposable
+{
+    private readonly Contender _contender;
+    private readonly RunContext _context;
+    private readonly ChildProcess? _process;
+    private readonly int _round;
+    private bool _allocationNoteWritten;
+
+    private ContenderSession(Contender contender, RunContext context, ChildProcess? process, int round)
+    {
+        _contender = contender;
+        _context = context;
+        _process = process;
+        _round = round;
+    }
+
+    /// <summary>The port the load generator targets: the proxy's, or the origin's for direct.</summary>
+    public int Port => _process is null ? _context.OriginPort : _context.ProxyPort;
+
+    /// <summary>Null while it runs; otherwise how it ended.</summary>
+    public string? ExitDescription => _process is { HasExited: true } process
+        ? $"exited with code {process.ExitCode}: {process.ExitReason}"
+        : null;
+
+    /// <summary>Starts the contender and waits until it answers; the session, or why it could not start.</summary>
+    public static async Task<(ContenderSession? Session, string? Error)> StartAsync(
+        Contender contender, RunContext context, int round, CancellationToken cancellationToken)
+    {
+        if (contender.Kind == ContenderKind.Direct)
+        {
+            return (new ContenderSession(contender, context, null, round), null);
+        }
+
+        if (!await LoopbackPorts.WaitUntilFreeAsync(context.ProxyPort, TimeSpan.FromSeconds(10)))
+        {
+            return (null, $"port {context.ProxyPort} is still in use");
+        }
+
+        var process = ChildProcess.Start(
+            contender.FileName,
+            contender.Arguments,
+            contender.Environment,
+            context.ProxyCpus,
+            Path.Combine(context.LogDirectory, $"{contender.Name}.log"));
+        var error = await Readiness.WaitAsync(context.Http, context.ProxyPort, process, TimeSpan.FromSeconds(30), cancellationToken);
+        if (error is not null)
+        {
+            await process.DisposeAsync();
+            return (null, error);
+        }
+
+        return (new ContenderSession(contender, context, process, round), null);
+    }
+
+    /// <summary>Warms up, then measures one shape; null (with a note) when wrk produced no result.</summary>
+    public async Task<ShapeSample?> MeasureAsync(LoadShape shape, CancellationToken cancellationToken)
+    {
+        var options = _context.Options;
+        if (options.WarmupSeconds > 0)
+        {
+            await _context.Wrk.RunAsync(Port, shape, options.WarmupSeconds, cancellationToken);
+        }
+
+        var allocations = StartAllocationMonitor();
+        var before = BeginWindow();
+        var timestamp = DateTime.UtcNow;
+        var (result, output) = await _context.Wrk.RunAsync(Port, shape, options.DurationSeconds, cancellationToken);
+        var (cpu, peak) = EndWindow(before);
+        var allocationRate = allocations is null ? null : await allocations.StopAsync();
+
+        var outputDirectory = Path.Combine(options.ResultsDirectory, "wrk");
+        Directory.CreateDirectory(outputDirectory);
+        await File.WriteAllTextAsync(Path.Combine(outputDirectory, $"r{_round}-{_contender.Name}-{shape.Name}.txt"), output, cancellationToken);
+        if (result is null || result.Requests == 0)
+        {
+            _context.Result.Notes.Add($"round {_round}, {_contender.Name}, {shape.Name}: wrk completed no request (see wrk/r{_round}-{_contender.Name}-{shape.Name}.txt)");
+            return null;
+        }
+
+        return new ShapeSample(
+            _contender.Name,
+            shape,
+            _round,
+            timestamp,
+            result,
+            cpu is null ? null : cpu.Value.TotalMicroseconds / result.Requests,
+            peak,
+            allocationRate / result.RequestsPerSecond);
+    }
+
+    /// <summary>Moves 1 GiB one way through the contender.</summary>
+    public async Task<LargeBodySample> TransferAsync(TransferDirection direction, CancellationToken cancellationToken)
+    {
+        var before = BeginWindow();
+        var timestamp = DateTime.UtcNow;
+        var (bytes, seconds, error) = await _context.LargeBodies.RunAsync(Port, direction, cancellationToken);
+        var (cpu, peak) = EndWindow(before);
+        return new LargeBodySample(_contender.Name, direction, _round, timestamp, bytes, seconds, error, peak, cpu?.TotalSeconds);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_process is not null)
+        {
+            await _process.DisposeAsync();
+            await LoopbackPorts.WaitUntilFreeAsync(_context.ProxyPort, TimeSpan.FromSeconds(10));
+        }
+    }
+
+    private TimeSpan? BeginWindow()
+    {
+        if (_process is null)
+        {
+            return null;
+        }
+
+        ProcessGroupStats.ResetPeakResident(_process.Id);
+        return ProcessGroupStats.CpuTime(_process.Id);
+    }
+
+    private (TimeSpan? Cpu, long? PeakResidentBytes) EndWindow(TimeSpan? cpuBefore)
+        => _process is null || cpuBefore is null
+            ? (null, null)
+            : (ProcessGroupStats.CpuTime(_process.Id) - cpuBefore.Value, ProcessGroupStats.PeakResidentBytes(_process.Id));
+
+    private AllocationMonitor? StartAllocationMonitor()
+    {
+        if (_process is null || _contender.Kind != ContenderKind.DotNet)
+        {
+            return null;
+        }
+
+        var monitor = AllocationMonitor.TryStart(_process.Id, out var error);
+        if (monitor is null && !_allocationNoteWritten)
+        {
+            _allocationNoteWritten = true;
+            _context.Result.Notes.Add(string.Create(CultureInfo.InvariantCulture, $"round {_round}, {_contender.Name}: allocations not measured ({error})"));
+        }
+
+        return monitor;
+    }
+}

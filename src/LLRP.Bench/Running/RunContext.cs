@@ -1,0 +1,30 @@
+using LLRP.Bench.Load;
+using LLRP.Bench.Results;
+
+namespace LLRP.Bench.Running;
+
+/// <summary>What every step of a run shares: options, ports, CPU placement, load tools, the result being filled.</summary>
+public sealed record RunContext
+{
+    public required BenchOptions Options { get; init; }
+
+    public required RunResult Result { get; init; }
+
+    public required int ProxyPort { get; init; }
+
+    public required int OriginPort { get; init; }
+
+    /// <summary><c>taskset -c</c> list for the contender; null when unpinned.</summary>
+    public required string? ProxyCpus { get; init; }
+
+    /// <summary><c>taskset -c</c> list for the origin, wrk and curl; null when unpinned.</summary>
+    public required string? LoadCpus { get; init; }
+
+    public required WrkRunner Wrk { get; init; }
+
+    public required LargeBodyRunner LargeBodies { get; init; }
+
+    public required HttpClient Http { get; init; }
+
+    public string LogDirectory => Path.Combine(Options.ResultsDirectory, "logs");
+}
