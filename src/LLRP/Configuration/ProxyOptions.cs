@@ -75,6 +75,13 @@ public sealed class ProxyOptions
     /// <summary>Key <c>threadCount</c>: Kestrel sockets transport <c>IOQueueCount</c>; null = transport default.</summary>
     public int? ThreadCount { get; init; }
 
+    /// <summary>
+    /// Key <c>transport.inlineScheduling</c>: run pipe continuations on the socket I/O thread instead of hopping to
+    /// the thread pool, for client and upstream connections (Kestrel's <c>UnsafePreferInlineScheduling</c>). Safe
+    /// here because the forwarding path never blocks.
+    /// </summary>
+    public bool InlineScheduling { get; init; }
+
     /// <summary>Key <c>shutdownTimeoutMs</c>: how long in-flight requests may finish after SIGTERM.</summary>
     public TimeSpan ShutdownTimeout { get; init; } = TimeSpan.FromSeconds(30);
 }

@@ -40,6 +40,7 @@ public static class ProxyOptionsReader
             ShareClientsCount = ReadInt(configuration, "shareClients.count", defaults.ShareClientsCount, 1),
             ReuseHttpRequestMessage = ReadBool(configuration, "LLRP_HTTPCLIENT_REUSEREQUEST", defaults.ReuseHttpRequestMessage),
             ThreadCount = configuration["threadCount"] is null ? null : ReadInt(configuration, "threadCount", 0, 1),
+            InlineScheduling = ReadBool(configuration, "transport.inlineScheduling", defaults.InlineScheduling),
             ShutdownTimeout = ReadMilliseconds(configuration, "shutdownTimeoutMs", defaults.ShutdownTimeout),
         };
     }

@@ -36,6 +36,7 @@ public static class ProxyHost
         builder.WebHost.UseSockets(sockets =>
         {
             sockets.WaitForDataBeforeAllocatingBuffer = false;
+            sockets.UnsafePreferInlineScheduling = options.InlineScheduling;
             if (options.ThreadCount is { } threads)
             {
                 sockets.IOQueueCount = threads;

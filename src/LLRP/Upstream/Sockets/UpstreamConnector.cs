@@ -18,7 +18,7 @@ internal sealed class UpstreamConnector : IUpstreamConnectionFactory, IDisposabl
         _metrics = metrics;
         _connectTimeout = options.ConnectTimeout;
         _factory = new SocketConnectionContextFactory(
-            new SocketConnectionFactoryOptions { WaitForDataBeforeAllocatingBuffer = false },
+            new SocketConnectionFactoryOptions { WaitForDataBeforeAllocatingBuffer = false, UnsafePreferInlineScheduling = options.InlineScheduling },
             loggerFactory.CreateLogger<UpstreamConnector>());
     }
 
