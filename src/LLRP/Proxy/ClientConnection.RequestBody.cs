@@ -36,6 +36,12 @@ internal sealed partial class ClientConnection
             return true;
         }
 
+        if (pumped == BodyPumpResult.ClientAborted)
+        {
+            Fail(ResponseOutcome.Failed(ForwarderError.ClientAborted, outcome.Started));
+            return true;
+        }
+
         if (outcome.Error != ForwarderError.None)
         {
             Fail(outcome);
@@ -87,6 +93,7 @@ internal sealed partial class ClientConnection
                     consumed = rest.Start;
                 }
 
+                _metrics.BytesReceived(buffer.Slice(buffer.Start, consumed).Length);
                 _clientInput.AdvanceTo(consumed, done ? consumed : buffer.End);
                 if (!await FlushBodyAsync(upstream))
                 {
@@ -100,8 +107,7 @@ internal sealed partial class ClientConnection
 
                 if (result.IsCompleted)
                 {
-                    upstream.Abort();
-                    return BodyPumpResult.ClientAborted;
+                    HttpMessageException.Throw(RejectionReason.UnexpectedEndOfBody);
                 }
 
             }

@@ -97,7 +97,7 @@ internal sealed partial class ClientConnection
                 {
                     result = await ReadResponseHeadAsync(input);
                 }
-                catch (OperationCanceledException)
+                catch (TimeoutException)
                 {
                     return ResponseOutcome.Failed(ForwarderError.ResponseTimeout, started: false);
                 }
@@ -166,6 +166,10 @@ internal sealed partial class ClientConnection
         {
             return await input.ReadAsync(timer.Token);
         }
+        catch (OperationCanceledException) when (timer.IsCancellationRequested)
+        {
+            throw new TimeoutException();
+        }
         finally
         {
             if (!timer.TryReset())
@@ -186,7 +190,7 @@ internal sealed partial class ClientConnection
             _ when request.IsHttp10 => BodyFraming.CloseDelimited,
             _ => BodyFraming.Chunked,
         };
-        var close = !request.IsPersistent || framing == BodyFraming.CloseDelimited;
+        var close = !request.IsPersistent || framing == BodyFraming.CloseDelimited || _stopping;
         var upstreamReusable = _response.IsPersistent && (bodyless || _response.Framing != BodyFraming.CloseDelimited);
 
         var writer = new BufferWriter<PipeWriter>(_clientOutput, headLength + 64);

@@ -30,4 +30,19 @@ public static class Deadline
             await operation(token);
             return true;
         }, what);
+
+    /// <summary>Polls <paramref name="condition"/> until it holds; a <see cref="TimeoutException"/> naming <paramref name="what"/> after <see cref="Io"/>.</summary>
+    public static async Task UntilAsync(Func<bool> condition, string what)
+    {
+        var deadline = DateTime.UtcNow + Io;
+        while (!condition())
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                throw new TimeoutException($"{what} did not happen within {Io.TotalSeconds} s.");
+            }
+
+            await Task.Delay(10);
+        }
+    }
 }

@@ -19,6 +19,9 @@ public sealed class HostedApp : IAsyncDisposable
 
     public string Authority => $"127.0.0.1:{Port}";
 
+    /// <summary>The application's services, to reach what it registered (its meter factory, for one).</summary>
+    public IServiceProvider Services => _app.Services;
+
     public static async Task<HostedApp> StartAsync(WebApplication app)
     {
         try
@@ -35,6 +38,9 @@ public sealed class HostedApp : IAsyncDisposable
     }
 
     public Task<RawHttpClient> ConnectAsync() => RawHttpClient.ConnectAsync(Port);
+
+    /// <summary>Stops the application as a SIGTERM would, draining within its configured shutdown timeout or <paramref name="token"/>.</summary>
+    public Task StopAsync(CancellationToken token) => _app.StopAsync(token);
 
     public async ValueTask DisposeAsync()
     {

@@ -55,6 +55,12 @@ public sealed class RawHttpClient : IAsyncDisposable
         }
     }
 
+    /// <summary>Half-closes the connection: the proxy sees the end of the request stream, and can still answer.</summary>
+    public void ShutdownSend() => _socket.Shutdown(SocketShutdown.Send);
+
+    /// <summary>Reads everything up to the proxy's close; a reset is an <see cref="IOException"/>.</summary>
+    public Task<byte[]> ReadToEndAsync() => _reader.ReadToEndAsync();
+
     /// <summary>
     /// Reads the next response, interim (1xx) ones included, framing its body by RFC 9112 §6.3.
     /// The proxy closing or resetting before the response is complete is an <see cref="IOException"/>.

@@ -29,6 +29,9 @@ public sealed class WireReader
         }
     }
 
+    /// <summary>How many bytes were received but not consumed yet.</summary>
+    public int Buffered => _end - _start;
+
     /// <summary>Reads one line, which must end in CRLF, without its CRLF; null when the peer closed before its first byte.</summary>
     public async Task<string?> ReadLineOrEndAsync()
     {

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Soak test: does the proxy's memory stay flat under sustained load? From anywhere:
+#   bash scripts/soak.sh [duration_s]            (default 600)
+# 1. Publishes LLRP and the bundled origin in Release into $SOAK_PUBLISH (default artifacts/publish), or reuses
+#    what is there (SOAK_REBUILD=1 publishes anyway). Installs wrk and curl with apt-get when missing.
+# 2. Starts the origin and the proxy (raw mode; $SOAK_PROXY_ARGS, default --upstreamConnections=pooled) on free
+#    loopback ports, and warms up for $SOAK_WARMUP_S seconds (default 15).
+# 3. For duration_s runs two wrk loads at once: GET /?s=1024 (32 connections) and a 1 KiB POST to /sink
+#    (16 connections), and samples the proxy's VmRSS (/proc/<pid>/status) every 5 s into
+#    results/soak-<UTC timestamp>/rss.csv, beside the wrk reports and the two processes' logs.
+# 4. Prints min/max/first/last RSS and the least-squares slope (MiB per minute).
+# Exits 1 when the proxy died, a load saw errors or non-2xx responses, or the last RSS exceeds the RSS right after
+# warm-up by more than the margin: max(SOAK_MAX_GROWTH_PCT % of it (default 20), SOAK_MAX_GROWTH_MB MiB (default 16)).
+# After warm-up the GC heap and the buffer pools should have reached their working size; growth beyond the margin
+# over the run is a leak suspect. Use a duration of several minutes for a meaningful slope.
+set -euo pipefail
+
+duration="${1:-600}"
+warmup="${SOAK_WARMUP_S:-15}"
+interval=5
+max_growth_pct="${SOAK_MAX_GROWTH_PCT:-20}"
+max_growth_mb="${SOAK_MAX_GROWTH_MB:-16}"
+proxy_args="${SOAK_PROXY_ARGS:---upstreamConnections=pooled}"
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+publish_dir="${SOAK_PUBLISH:-$root/artifacts/publish}"
+results="$root/results/soak-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$results"
+
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+missing=()
+for tool in wrk curl; do
+  command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "soak.sh: installing ${missing[*]}" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+for name in LLRP LLRP.Downstream; do
+  if [[ ${SOAK_REBUILD:-0} == 1 || ! -f $publish_dir/$name/$name.dll ]]; then
+    echo "soak.sh: publishing $name into $publish_dir/$name" >&2
+    dotnet publish "src/$name/$name.csproj" -c Release -o "$publish_dir/$name" --nologo -v q >>"$results/build.log" 2>&1 \
+      || { echo "soak.sh: publish failed, see $results/build.log" >&2; exit 1; }
+  fi
+done
+
+free_port() {
+  local port
+  while true; do
+    port=$((20000 + RANDOM % 20000))
+    ss -Htln "sport = :$port" | grep -q . || { echo "$port"; return; }
+  done
+}
+
+wait_for() {
+  local url="$1"
+  for _ in $(seq 100); do
+    curl -fsS -o /dev/null "$url" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "soak.sh: $url did not answer" >&2
+  exit 1
+}
+
+rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+origin_port="$(free_port)"
+proxy_port="$(free_port)"
+dotnet "$publish_dir/LLRP.Downstream/LLRP.Downstream.dll" --urls="http://127.0.0.1:$origin_port" >"$results/origin.log" 2>&1 &
+pids+=($!)
+# shellcheck disable=SC2086 # SOAK_PROXY_ARGS is a list of arguments.
+dotnet "$publish_dir/LLRP/LLRP.dll" --urls="http://127.0.0.1:$proxy_port" --downstream="http://127.0.0.1:$origin_port" $proxy_args \
+  >"$results/proxy.log" 2>&1 &
+proxy_pid=$!
+pids+=("$proxy_pid")
+wait_for "http://127.0.0.1:$origin_port/?s=1"
+wait_for "http://127.0.0.1:$proxy_port/?s=1"
+
+base="http://127.0.0.1:$proxy_port"
+echo "soak.sh: warming up for ${warmup}s (proxy pid $proxy_pid, port $proxy_port; origin port $origin_port)" >&2
+wrk -t1 -c32 -d"${warmup}s" "$base/?s=1024" >"$results/warmup.txt"
+
+echo "seconds,rss_kib" >"$results/rss.csv"
+echo "soak.sh: running for ${duration}s, results in $results" >&2
+wrk -t1 -c32 -d"${duration}s" -s scripts/wrk/status.lua "$base/?s=1024" >"$results/wrk-get.txt" 2>&1 &
+get_pid=$!
+wrk -t1 -c16 -d"${duration}s" -s scripts/wrk/post.lua "$base/sink" -- 1024 >"$results/wrk-post.txt" 2>&1 &
+post_pid=$!
+pids+=("$get_pid" "$post_pid")
+start=$SECONDS
+while kill -0 "$get_pid" 2>/dev/null || kill -0 "$post_pid" 2>/dev/null; do
+  kill -0 "$proxy_pid" 2>/dev/null || { echo "soak.sh: the proxy died, see $results/proxy.log" >&2; exit 1; }
+  echo "$((SECONDS - start)),$(rss_kib "$proxy_pid")" >>"$results/rss.csv"
+  sleep "$interval"
+done
+wait "$get_pid" "$post_pid"
+kill -0 "$proxy_pid" 2>/dev/null || { echo "soak.sh: the proxy died, see $results/proxy.log" >&2; exit 1; }
+echo "$((SECONDS - start)),$(rss_kib "$proxy_pid")" >>"$results/rss.csv"
+
+failed=0
+for report in wrk-get wrk-post; do
+  echo "$report: $(grep -E 'Requests/sec' "$results/$report.txt" | tr -s ' ')" \
+    "$(grep -E 'Non-2xx responses' "$results/$report.txt")" "$(grep -E 'Socket errors' "$results/$report.txt" || true)"
+  if grep -qE 'Socket errors' "$results/$report.txt" || ! grep -qE '^Non-2xx responses: 0$' "$results/$report.txt"; then
+    echo "soak.sh: $report saw errors or non-2xx responses" >&2
+    failed=1
+  fi
+done
+
+awk -F, -v pct="$max_growth_pct" -v mb="$max_growth_mb" '
+  BEGIN { n = 0 }
+  NR == 1 { next }
+  {
+    t[n] = $1; r[n] = $2; n++
+    if (min == "" || $2 < min) min = $2
+    if ($2 > max) max = $2
+  }
+  END {
+    first = r[0]; last = r[n - 1]
+    for (i = 0; i < n; i++) { st += t[i]; sr += r[i] }
+    mt = st / n; mr = sr / n
+    for (i = 0; i < n; i++) { cov += (t[i] - mt) * (r[i] - mr); var += (t[i] - mt) ^ 2 }
+    slope = var > 0 ? cov / var * 60 / 1024 : 0
+    margin = first * pct / 100; if (margin < mb * 1024) margin = mb * 1024
+    printf "RSS MiB over %d samples: min %.1f, max %.1f, first (after warm-up) %.1f, last %.1f; slope %+.3f MiB/min\n",
+      n, min / 1024, max / 1024, first / 1024, last / 1024, slope
+    printf "limit: last <= first + %.1f MiB (%s%% or %s MiB)\n", margin / 1024, pct, mb
+    if (last > first + margin) { print "soak.sh: RSS grew past the margin: leak suspect"; exit 1 }
+  }' "$results/rss.csv" | tee "$results/summary.txt" || failed=1
+
+exit "$failed"

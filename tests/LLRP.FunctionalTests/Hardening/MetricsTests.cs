@@ -1,0 +1,139 @@
+using System.Text;
+using LLRP.FunctionalTests.Infrastructure;
+
+namespace LLRP.FunctionalTests.Hardening;
+
+/// <summary>The <c>LLRP</c> meter counts what happened, once, and its gauges come back down.</summary>
+public sealed class MetricsTests
+{
+    private const string Get = "GET / HTTP/1.1\r\nHost: client.test\r\n\r\n";
+
+    [Theory]
+    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
+    public async Task Requests_CountedOncePerForwardedResponse(string strategy)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        using var metrics = new ProxyMeterRecorder(proxy);
+        await using var client = await proxy.ConnectAsync();
+
+        for (var i = 0; i < 5; i++)
+        {
+            await client.SendAsync(Get);
+            await client.ReadResponseAsync();
+        }
+
+        await client.SendAsync(Get + Get + Get);
+        for (var i = 0; i < 3; i++)
+        {
+            await client.ReadResponseAsync();
+        }
+
+        Assert.Equal(8, metrics.Sum("llrp.requests"));
+        Assert.Equal(8, metrics.Count("llrp.request.duration"));
+        Assert.Equal(0, metrics.Sum("llrp.requests.rejected"));
+        Assert.Equal(0, metrics.Sum("llrp.upstream.errors"));
+    }
+
+    [Theory]
+    [InlineData("GET / HTTP/1.1\r\n\r\n", "MissingHost")]
+    [InlineData("GET / HTTP/1.1\nHost: a\r\n\r\n", "BareLineFeed")]
+    [InlineData("GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", "ObsoleteLineFolding")]
+    [InlineData("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "ContentLengthWithTransferEncoding")]
+    [InlineData("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5000\r\n\r\n", "BodyTooLarge")]
+    public async Task Rejected_CountedWithReasonAndNotAsRequest(string request, string reason)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient, "limits.maxRequestBodySize=1000");
+        using var metrics = new ProxyMeterRecorder(proxy);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync(request);
+        var response = await client.ReadResponseAsync();
+
+        Assert.InRange(response.StatusCode, 400, 499);
+        Assert.True(metrics.Sum("llrp.requests.rejected", "reason", reason) == 1, metrics.Describe("llrp.requests.rejected"));
+        Assert.Equal(1, metrics.Sum("llrp.requests.rejected"));
+        Assert.Equal(0, metrics.Sum("llrp.requests"));
+    }
+
+    [Fact]
+    public async Task UpstreamErrors_CountedWithErrorType()
+    {
+        await using var origin = ScriptedOrigin.Respond("HTTP/1.1 2000 OK\r\n\r\n");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient);
+        using var metrics = new ProxyMeterRecorder(proxy);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync(Get);
+        var response = await client.ReadResponseAsync();
+
+        Assert.Equal(502, response.StatusCode);
+        Assert.True(metrics.Sum("llrp.upstream.errors", "error.type", "InvalidResponse") == 1, metrics.Describe("llrp.upstream.errors"));
+        Assert.Equal(0, metrics.Sum("llrp.requests"));
+    }
+
+    [Theory]
+    [InlineData(UpstreamStrategies.PerClient, 3, 0)]
+    [InlineData(UpstreamStrategies.Pooled, 1, 1)]
+    public async Task ActiveConnections_UpWhileOpenThenBackDown(string strategy, int upstreamWhileOpen, int upstreamAfterwards)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        using var metrics = new ProxyMeterRecorder(proxy);
+        var clients = new List<RawHttpClient>();
+        for (var i = 0; i < 3; i++)
+        {
+            var client = await proxy.ConnectAsync();
+            clients.Add(client);
+            await client.SendAsync(Get);
+            await client.ReadResponseAsync();
+        }
+
+        Assert.Equal(3, metrics.Sum("llrp.client.active_connections"));
+        Assert.Equal(upstreamWhileOpen, metrics.Sum("llrp.upstream.active_connections"));
+        foreach (var client in clients)
+        {
+            await client.DisposeAsync();
+        }
+
+        await metrics.WaitForSumAsync("llrp.client.active_connections", 0);
+        await metrics.WaitForSumAsync("llrp.upstream.active_connections", upstreamAfterwards);
+    }
+
+    // Every byte read from and written to the client is counted, a request body streamed upstream included.
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Bytes_CountEveryByteBothWays(bool streamedBody)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient);
+        using var metrics = new ProxyMeterRecorder(proxy);
+        var bodyLength = streamedBody ? 100000 : 1000;
+        var head = $"POST /upload HTTP/1.1\r\nHost: client.test\r\nContent-Length: {bodyLength}\r\n\r\n";
+        var body = new string('b', bodyLength);
+        var client = await proxy.ConnectAsync();
+        await using (client)
+        {
+            if (streamedBody)
+            {
+                await client.SendAsync(head);
+                await Deadline.UntilAsync(() => origin.BytesReceived > 0, "The head reaching the origin");
+                await client.SendAsync(body);
+            }
+            else
+            {
+                await client.SendAsync(head + body);
+            }
+
+            await client.ReadResponseAsync();
+            await client.SendAsync(Get);
+            await client.ReadResponseAsync();
+        }
+
+        await metrics.WaitForSumAsync("llrp.client.active_connections", 0);
+        Assert.Equal(Encoding.Latin1.GetByteCount(head + body + Get), metrics.Sum("llrp.client.bytes_received"));
+        Assert.Equal(client.Received.Length, metrics.Sum("llrp.client.bytes_sent"));
+    }
+}
