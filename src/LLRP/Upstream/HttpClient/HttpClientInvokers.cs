@@ -1,0 +1,68 @@
+using System.Net;
+using System.Text;
+using LLRP.Configuration;
+using LLRP.Diagnostics;
+
+namespace LLRP.Upstream.HttpClient;
+
+/// <summary>
+/// Creates the <see cref="HttpMessageInvoker"/>s of the HttpClient modes, keyed exactly as the prototype:
+/// <c>shareClients=false</c> gives every client connection its own invoker (its own connection pool, disposed with it);
+/// <c>shareClients=true</c> creates <c>shareClients.count</c> invokers up front, shared by all connections.
+/// </summary>
+internal sealed class HttpClientInvokers : IDisposable
+{
+    private readonly ProxyOptions _options;
+    private readonly ProxyMetrics _metrics;
+    private readonly HttpMessageInvoker[] _shared;
+    private uint _nextShared;
+
+    public HttpClientInvokers(ProxyOptions options, ProxyMetrics metrics)
+    {
+        _options = options;
+        _metrics = metrics;
+        _shared = options.ShareClients
+            ? Enumerable.Range(0, options.ShareClientsCount).Select(_ => Create(options, metrics)).ToArray()
+            : [];
+    }
+
+    /// <summary>The invokers one client connection uses: its own, or the shared ones starting at the next index (round-robin per connection).</summary>
+    public InvokerSelector ForConnection()
+    {
+        if (_shared.Length == 0)
+        {
+            return InvokerSelector.Owned(Create(_options, _metrics));
+        }
+
+        var first = (int)((Interlocked.Increment(ref _nextShared) - 1) % (uint)_shared.Length);
+        return InvokerSelector.Shared(_shared, first, _options.ShareClientsRoundRobin);
+    }
+
+    /// <summary>
+    /// One invoker over <see cref="SocketsHttpHandler"/> configured as a transparent HTTP/1.1 client: no proxy, redirects,
+    /// decompression, cookies or trace headers; header values pass byte for byte (Latin-1 both ways). A response abandoned
+    /// before its end (a client gone, a framing anomaly) closes its connection instead of draining it for reuse.
+    /// Connections are counted in <c>llrp.upstream.active_connections</c>.
+    /// </summary>
+    public static HttpMessageInvoker Create(ProxyOptions options, ProxyMetrics metrics) => new(new SocketsHttpHandler
+    {
+        UseProxy = false,
+        AllowAutoRedirect = false,
+        AutomaticDecompression = DecompressionMethods.None,
+        UseCookies = false,
+        ActivityHeadersPropagator = null,
+        ConnectTimeout = options.ConnectTimeout,
+        MaxResponseHeadersLength = (options.MaxResponseHeadersTotalSize + 1023) / 1024,
+        RequestHeaderEncodingSelector = static (_, _) => Encoding.Latin1,
+        MaxResponseDrainSize = 0,
+        ConnectCallback = (context, cancellationToken) => CountedNetworkStream.ConnectAsync(context, metrics, cancellationToken),
+    });
+
+    public void Dispose()
+    {
+        foreach (var invoker in _shared)
+        {
+            invoker.Dispose();
+        }
+    }
+}

@@ -1,0 +1,25 @@
+using LLRP.Configuration;
+using LLRP.Diagnostics;
+using LLRP.Proxy;
+using Microsoft.Extensions.Logging;
+
+namespace LLRP.Upstream.HttpClient;
+
+/// <summary>What every client connection of the HttpClient modes shares.</summary>
+internal sealed class HttpClientModeServices(
+    ProxyOptions options,
+    HttpClientInvokers invokers,
+    ProxyMetrics metrics,
+    ClientConnectionTracker tracker,
+    ILogger logger)
+{
+    public ProxyOptions Options { get; } = options;
+
+    public HttpClientInvokers Invokers { get; } = invokers;
+
+    public ProxyMetrics Metrics { get; } = metrics;
+
+    public ClientConnectionTracker Tracker { get; } = tracker;
+
+    public ILogger Logger { get; } = logger;
+}
