@@ -43,7 +43,7 @@ public class RoundTripBenchmarks
             pool: null,
             new ProxyMetrics(new ServiceCollection().AddMetrics().BuildServiceProvider().GetRequiredService<IMeterFactory>()),
             new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance)),
-            NullLogger.Instance);
+            new FailureLog(NullLogger.Instance));
         var connection = new ClientConnection(new InMemoryConnection(proxySide), downstream, services);
         _connection = connection.RunAsync();
         _responseLength = Encoding.ASCII.GetByteCount("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nDate: Sun, 22 Nov 2026 06:00:00 GMT\r\nServer: Kestrel\r\nContent-Length: 10\r\n\r\nabcdefghij");

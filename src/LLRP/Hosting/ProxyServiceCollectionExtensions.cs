@@ -17,6 +17,7 @@ internal static class ProxyServiceCollectionExtensions
         services.AddMetrics();
         services.AddSingleton<ProxyMetrics>();
         services.AddSingleton<ClientConnectionTracker>();
+        services.AddSingleton(provider => new FailureLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Proxy")));
         switch (options.Mode)
         {
             case ProxyMode.Raw:
@@ -45,7 +46,7 @@ internal static class ProxyServiceCollectionExtensions
             options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? provider.GetRequiredService<UpstreamConnectionPool>() : null,
             provider.GetRequiredService<ProxyMetrics>(),
             provider.GetRequiredService<ClientConnectionTracker>(),
-            provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Proxy")));
+            provider.GetRequiredService<FailureLog>()));
     }
 
     private static void AddHttpClientModes(IServiceCollection services, ProxyOptions options)
@@ -56,6 +57,6 @@ internal static class ProxyServiceCollectionExtensions
             provider.GetRequiredService<HttpClientInvokers>(),
             provider.GetRequiredService<ProxyMetrics>(),
             provider.GetRequiredService<ClientConnectionTracker>(),
-            provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Proxy")));
+            provider.GetRequiredService<FailureLog>()));
     }
 }

@@ -142,7 +142,7 @@ internal sealed partial class ClientConnection
     /// <summary>The client's body was malformed or too large: 400/413 before the response started, else an abort.</summary>
     private void RejectBody(bool responseStarted)
     {
-        ProxyLog.RequestRejected(_logger, _connection.RemoteEndPoint?.ToString(), _bodyRejection);
+        _failureLog.RequestRejected(_connection.RemoteEndPoint, _bodyRejection);
         _metrics.RequestRejected(_bodyRejection);
         DiscardUpstream();
         if (responseStarted)

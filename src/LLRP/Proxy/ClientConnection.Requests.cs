@@ -79,7 +79,7 @@ internal sealed partial class ClientConnection
 
         if (rejection is { } reason && !close)
         {
-            ProxyLog.RequestRejected(_logger, _connection.RemoteEndPoint?.ToString(), reason);
+            _failureLog.RequestRejected(_connection.RemoteEndPoint, reason);
             _metrics.RequestRejected(reason);
             _clientOutput.Write(ErrorResponses.For(reason));
             close = true;

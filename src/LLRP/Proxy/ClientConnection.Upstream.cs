@@ -82,7 +82,7 @@ internal sealed partial class ClientConnection
     {
         if (outcome.Error != ForwarderError.ClientAborted && !_clientGone)
         {
-            ProxyLog.ForwardingFailed(_logger, _headWriter.Downstream.ToString(), outcome.Error, null);
+            _failureLog.ForwardingFailed(_headWriter.Downstream.ToString(), outcome.Error);
             _metrics.ForwardingFailed(outcome.Error);
         }
 

@@ -7,7 +7,6 @@ using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream.Sockets;
 using Microsoft.AspNetCore.Connections;
-using Microsoft.Extensions.Logging;
 
 namespace LLRP.Proxy;
 
@@ -33,7 +32,7 @@ internal sealed partial class ClientConnection : ITrackedConnection
     private readonly ProxyMetrics _metrics;
     private readonly ClientConnectionTracker _tracker;
     private readonly RequestHeadWriter _headWriter;
-    private readonly ILogger _logger;
+    private readonly FailureLog _failureLog;
     private readonly RequestHead _request = new();
     private readonly ResponseHead _response = new();
     private readonly PendingRequest[] _pending = new PendingRequest[MaxBatch];
@@ -56,7 +55,7 @@ internal sealed partial class ClientConnection : ITrackedConnection
         _pool = services.Pool;
         _metrics = services.Metrics;
         _tracker = services.Tracker;
-        _logger = services.Logger;
+        _failureLog = services.FailureLog;
         _headWriter = new RequestHeadWriter(downstream, _options, ClientAddress(connection.RemoteEndPoint));
     }
 

@@ -1,7 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Upstream.Sockets;
-using Microsoft.Extensions.Logging;
 
 namespace LLRP.Proxy;
 
@@ -12,7 +11,7 @@ internal sealed class RawModeServices(
     UpstreamConnectionPool? pool,
     ProxyMetrics metrics,
     ClientConnectionTracker tracker,
-    ILogger logger)
+    FailureLog failureLog)
 {
     public ProxyOptions Options { get; } = options;
 
@@ -25,5 +24,5 @@ internal sealed class RawModeServices(
 
     public ClientConnectionTracker Tracker { get; } = tracker;
 
-    public ILogger Logger { get; } = logger;
+    public FailureLog FailureLog { get; } = failureLog;
 }

@@ -88,7 +88,7 @@ internal abstract partial class FrontEndConnection
     /// <summary>Reports a downstream failure once and answers it with raw mode's error response.</summary>
     protected void Fail(ForwarderError error, Exception? exception)
     {
-        ProxyLog.ForwardingFailed(Logger, Downstream.ToString(), error, exception);
+        FailureLog.ForwardingFailed(Downstream.ToString(), error, exception);
         _metrics.ForwardingFailed(error);
         ClientOutput.Write(ErrorResponses.For(error));
     }
@@ -98,7 +98,7 @@ internal abstract partial class FrontEndConnection
     {
         if (error != ForwarderError.ClientAborted)
         {
-            ProxyLog.ForwardingFailed(Logger, Downstream.ToString(), error, null);
+            FailureLog.ForwardingFailed(Downstream.ToString(), error);
             _metrics.ForwardingFailed(error);
         }
 

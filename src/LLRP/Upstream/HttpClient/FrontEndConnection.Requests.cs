@@ -87,7 +87,7 @@ internal abstract partial class FrontEndConnection
     /// <summary>A malformed request or body: 400/413/414/431/501/505 with <c>Connection: close</c>, as raw mode answers.</summary>
     protected void Reject(RejectionReason reason)
     {
-        ProxyLog.RequestRejected(Logger, Connection.RemoteEndPoint?.ToString(), reason);
+        FailureLog.RequestRejected(Connection.RemoteEndPoint, reason);
         _metrics.RequestRejected(reason);
         ClientOutput.Write(ErrorResponses.For(reason));
     }

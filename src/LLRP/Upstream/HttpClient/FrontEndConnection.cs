@@ -5,7 +5,6 @@ using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Connections;
-using Microsoft.Extensions.Logging;
 
 namespace LLRP.Upstream.HttpClient;
 
@@ -42,7 +41,7 @@ internal abstract partial class FrontEndConnection : ITrackedConnection
         _metrics = services.Metrics;
         _tracker = services.Tracker;
         Downstream = downstream;
-        Logger = services.Logger;
+        FailureLog = services.FailureLog;
         _invokers = services.Invokers.ForConnection();
         Body = new RequestBodyReader(_clientInput, ClientOutput, FlushClientAsync, Options);
         ClientAddress = AddressOf(connection.RemoteEndPoint);
@@ -58,7 +57,7 @@ internal abstract partial class FrontEndConnection : ITrackedConnection
 
     protected DownstreamEndpoint Downstream { get; }
 
-    protected ILogger Logger { get; }
+    protected FailureLog FailureLog { get; }
 
     /// <summary>The head of the request being forwarded; its bytes are valid only during <see cref="Prepare"/>.</summary>
     protected RequestHead Request { get; } = new();

@@ -1,7 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Proxy;
-using Microsoft.Extensions.Logging;
 
 namespace LLRP.Upstream.HttpClient;
 
@@ -11,7 +10,7 @@ internal sealed class HttpClientModeServices(
     HttpClientInvokers invokers,
     ProxyMetrics metrics,
     ClientConnectionTracker tracker,
-    ILogger logger)
+    FailureLog failureLog)
 {
     public ProxyOptions Options { get; } = options;
 
@@ -21,5 +20,5 @@ internal sealed class HttpClientModeServices(
 
     public ClientConnectionTracker Tracker { get; } = tracker;
 
-    public ILogger Logger { get; } = logger;
+    public FailureLog FailureLog { get; } = failureLog;
 }

@@ -1,0 +1,32 @@
+using System.Net;
+using LLRP.Http1;
+using LLRP.Upstream.Sockets;
+using Microsoft.Extensions.Logging;
+
+namespace LLRP.Diagnostics;
+
+/// <summary>
+/// Logs failures at most once a second per kind, so a flood of bad requests or a dead downstream costs one line a
+/// second; each line says how many of its kind were left out since the previous one.
+/// </summary>
+internal sealed class FailureLog(ILogger logger)
+{
+    private readonly LogGate[] _rejections = new LogGate[Enum.GetValues<RejectionReason>().Length];
+    private readonly LogGate[] _failures = new LogGate[Enum.GetValues<ForwarderError>().Length];
+
+    public void RequestRejected(EndPoint? client, RejectionReason reason)
+    {
+        if (logger.IsEnabled(LogLevel.Information) && _rejections[(int)reason].TryPass(Environment.TickCount64, out var suppressed))
+        {
+            ProxyLog.RequestRejected(logger, client?.ToString(), reason, suppressed);
+        }
+    }
+
+    public void ForwardingFailed(string downstream, ForwarderError error, Exception? exception = null)
+    {
+        if (logger.IsEnabled(LogLevel.Warning) && _failures[(int)error].TryPass(Environment.TickCount64, out var suppressed))
+        {
+            ProxyLog.ForwardingFailed(logger, downstream, error, suppressed, exception);
+        }
+    }
+}
