@@ -8,8 +8,7 @@ namespace LLRP.FunctionalTests;
 /// </summary>
 public sealed class BadRequestTests
 {
-    public static TheoryData<string> MalformedRequests => new()
-    {
+    public static TheoryData<string, string> MalformedRequests => LlrpModes.Cross(
         // RFC 9112 §3: not a request line.
         "GARBAGE\r\n\r\n",
         "GET /\r\nHost: a\r\n\r\n",
@@ -29,25 +28,25 @@ public sealed class BadRequestTests
         "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
         // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with two.
         "GET / HTTP/1.1\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
-    };
+        "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n");
 
-    public static TheoryData<string> UnsupportedVersions => new() { "HTTP/2.0", "HTTP/3.0" };
+    public static TheoryData<string, string> UnsupportedVersions => LlrpModes.Cross("HTTP/2.0", "HTTP/3.0");
 
     [Theory]
     [MemberData(nameof(MalformedRequests))]
-    public async Task Malformed_400(string request)
+    public async Task Malformed_400(string mode, string request)
     {
-        var response = await RejectAsync(request);
+        var response = await RejectAsync(mode, request);
 
         Assert.Equal(400, response.StatusCode);
     }
 
     // RFC 9112 §6.1: a transfer coding the server does not understand gets 501 (400 is also acceptable for a proxy).
-    [Fact]
-    public async Task UnknownTransferCoding_501Or400()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task UnknownTransferCoding_501Or400(string mode)
     {
-        var response = await RejectAsync("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: foo, chunked\r\n\r\n0\r\n\r\n");
+        var response = await RejectAsync(mode, "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: foo, chunked\r\n\r\n0\r\n\r\n");
 
         Assert.Contains(response.StatusCode, new[] { 400, 501 });
     }
@@ -55,88 +54,96 @@ public sealed class BadRequestTests
     // RFC 9110 §15.6.6.
     [Theory]
     [MemberData(nameof(UnsupportedVersions))]
-    public async Task UnsupportedVersion_505(string version)
+    public async Task UnsupportedVersion_505(string mode, string version)
     {
-        var response = await RejectAsync($"GET / {version}\r\nHost: a\r\n\r\n");
+        var response = await RejectAsync(mode, $"GET / {version}\r\nHost: a\r\n\r\n");
 
         Assert.Equal(505, response.StatusCode);
     }
 
     // RFC 9112 §3: a request-target longer than the server wishes to parse gets 414.
-    [Fact]
-    public async Task RequestLineOverDefaultLimit_414()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task RequestLineOverDefaultLimit_414(string mode)
     {
-        var response = await RejectAsync($"GET /{new string('a', 9000)} HTTP/1.1\r\nHost: a\r\n\r\n");
+        var response = await RejectAsync(mode, $"GET /{new string('a', 9000)} HTTP/1.1\r\nHost: a\r\n\r\n");
 
         Assert.Equal(414, response.StatusCode);
     }
 
-    [Fact]
-    public async Task RequestLineOverConfiguredLimit_414()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task RequestLineOverConfiguredLimit_414(string mode)
     {
-        var response = await RejectAsync($"GET /{new string('a', 200)} HTTP/1.1\r\nHost: a\r\n\r\n", "limits.maxRequestLineSize=100");
+        var response = await RejectAsync(mode, $"GET /{new string('a', 200)} HTTP/1.1\r\nHost: a\r\n\r\n", "limits.maxRequestLineSize=100");
 
         Assert.Equal(414, response.StatusCode);
     }
 
     // RFC 6585 §5: a header section too large gets 431.
-    [Fact]
-    public async Task HeaderSectionOverDefaultLimit_431()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task HeaderSectionOverDefaultLimit_431(string mode)
     {
         var fields = string.Concat(Enumerable.Range(0, 40).Select(i => $"X-Big-{i}: {new string('v', 1000)}\r\n"));
 
-        var response = await RejectAsync($"GET / HTTP/1.1\r\nHost: a\r\n{fields}\r\n");
+        var response = await RejectAsync(mode, $"GET / HTTP/1.1\r\nHost: a\r\n{fields}\r\n");
 
         Assert.Equal(431, response.StatusCode);
     }
 
-    [Fact]
-    public async Task HeaderSectionOverConfiguredLimit_431()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task HeaderSectionOverConfiguredLimit_431(string mode)
     {
-        var response = await RejectAsync($"GET / HTTP/1.1\r\nHost: a\r\nX-Big: {new string('v', 2000)}\r\n\r\n", "limits.maxRequestHeadersTotalSize=1000");
+        var response = await RejectAsync(mode, $"GET / HTTP/1.1\r\nHost: a\r\nX-Big: {new string('v', 2000)}\r\n\r\n", "limits.maxRequestHeadersTotalSize=1000");
 
         Assert.Equal(431, response.StatusCode);
     }
 
     // RFC 6585 §5.
-    [Fact]
-    public async Task HeaderCountOverDefaultLimit_431()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task HeaderCountOverDefaultLimit_431(string mode)
     {
         var fields = string.Concat(Enumerable.Range(0, 101).Select(i => $"X-Field-{i}: {i}\r\n"));
 
-        var response = await RejectAsync($"GET / HTTP/1.1\r\nHost: a\r\n{fields}\r\n");
+        var response = await RejectAsync(mode, $"GET / HTTP/1.1\r\nHost: a\r\n{fields}\r\n");
 
         Assert.Equal(431, response.StatusCode);
     }
 
     // RFC 9110 §15.5.14.
-    [Fact]
-    public async Task BodyOverConfiguredLimit_413()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task BodyOverConfiguredLimit_413(string mode)
     {
-        var response = await RejectAsync($"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 101\r\n\r\n{new string('b', 101)}", "limits.maxRequestBodySize=100");
+        var response = await RejectAsync(mode, $"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 101\r\n\r\n{new string('b', 101)}", "limits.maxRequestBodySize=100");
 
         Assert.Equal(413, response.StatusCode);
     }
 
     // The limits must not refuse what fits: a long line and many fields just inside the defaults pass.
-    [Fact]
-    public async Task RequestJustInsideDefaultLimits_Forwarded()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task RequestJustInsideDefaultLimits_Forwarded(string mode)
     {
         var target = "/" + new string('a', 8000);
         var fields = string.Concat(Enumerable.Range(0, 90).Select(i => $"X-Field-{i}: {new string('v', 200)}\r\n"));
 
-        var exchange = await ForwardedExchange.RunAsync($"GET {target} HTTP/1.1\r\nHost: a\r\n{fields}\r\n", UpstreamStrategies.PerClient);
+        var exchange = await ForwardedExchange.RunAsync($"GET {target} HTTP/1.1\r\nHost: a\r\n{fields}\r\n", mode);
 
         Assert.Equal(target, exchange.Upstream.Target);
         Assert.Equal(new string('v', 200), exchange.Upstream.Head.Get("X-Field-89"));
     }
 
     // RFC 9112 §7.1: an invalid chunk-size line is a bad request; the origin never sees the body completed.
-    [Fact]
-    public async Task InvalidChunkSize_400AndUpstreamNeverComplete()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task InvalidChunkSize_400AndUpstreamNeverComplete(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync("POST /upload HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\nmore\r\n0\r\n\r\n");
@@ -150,11 +157,12 @@ public sealed class BadRequestTests
     }
 
     // RFC 9112 §9.3.2: pipelined requests before the bad one are answered; then 400 and close.
-    [Fact]
-    public async Task ValidThenGarbage_FirstAnsweredThen400()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ValidThenGarbage_FirstAnsweredThen400(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync("GET /valid HTTP/1.1\r\nHost: a\r\n\r\nGARBAGE\r\n\r\n");
@@ -169,10 +177,10 @@ public sealed class BadRequestTests
     }
 
     /// <summary>Sends <paramref name="request"/>, asserts the refusal's <c>Connection: close</c>, the close, and an untouched origin.</summary>
-    private static async Task<RawHttpResponse> RejectAsync(string request, params string[] settings)
+    private static async Task<RawHttpResponse> RejectAsync(string mode, string request, params string[] settings)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient, settings);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, settings);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync(request);

@@ -8,29 +8,29 @@ public sealed class HopByHopTests
 {
     private static readonly string[] ConnectionOptionsAProxyMaySend = ["close", "keep-alive", "te"];
 
-    public static TheoryData<string, string, string> ConnectionNamedFields => UpstreamStrategies.Cross(
+    public static TheoryData<string, string, string> ConnectionNamedFields => LlrpModes.Cross(
         ("Connection: X-Foo, close\r\nX-Foo: 1\r\n", "X-Foo"),
         ("Connection: keep-alive, x-foo\r\nX-FOO: 1\r\n", "X-Foo"),
         ("Connection: X-Bar\r\nConnection: X-Foo\r\nX-Foo: 1\r\nX-Bar: 2\r\n", "X-Foo"),
         ("Connection: X-Bar\r\nConnection: X-Foo\r\nX-Foo: 1\r\nX-Bar: 2\r\n", "X-Bar"));
 
-    public static TheoryData<string, string> HopByHopFields => UpstreamStrategies.Cross(
+    public static TheoryData<string, string> HopByHopFields => LlrpModes.Cross(
         "Keep-Alive: timeout=5, max=100",
         "Proxy-Connection: keep-alive",
         "Upgrade: example/1",
         "TE: gzip",
         "TE: deflate;q=0.5, gzip");
 
-    public static TheoryData<string, string> TeListsWithTrailers => UpstreamStrategies.Cross(
+    public static TheoryData<string, string> TeListsWithTrailers => LlrpModes.Cross(
         "trailers",
         "gzip, trailers",
         "trailers, deflate;q=0.5");
 
     [Theory]
     [MemberData(nameof(ConnectionNamedFields))]
-    public async Task Request_FieldsNamedInConnectionRemoved(string strategy, string fields, string named)
+    public async Task Request_FieldsNamedInConnectionRemoved(string mode, string fields, string named)
     {
-        var exchange = await ForwardedExchange.RunAsync($"GET / HTTP/1.1\r\nHost: client.test\r\n{fields}X-Kept: yes\r\n\r\n", strategy);
+        var exchange = await ForwardedExchange.RunAsync($"GET / HTTP/1.1\r\nHost: client.test\r\n{fields}X-Kept: yes\r\n\r\n", mode);
 
         var upstream = exchange.Upstream.Head;
         Assert.False(upstream.Contains(named), $"'{named}' was forwarded:\n{upstream}");
@@ -40,9 +40,9 @@ public sealed class HopByHopTests
 
     [Theory]
     [MemberData(nameof(HopByHopFields))]
-    public async Task Request_HopByHopFieldRemoved(string strategy, string field)
+    public async Task Request_HopByHopFieldRemoved(string mode, string field)
     {
-        var exchange = await ForwardedExchange.RunAsync($"GET / HTTP/1.1\r\nHost: client.test\r\n{field}\r\nX-Kept: yes\r\n\r\n", strategy);
+        var exchange = await ForwardedExchange.RunAsync($"GET / HTTP/1.1\r\nHost: client.test\r\n{field}\r\nX-Kept: yes\r\n\r\n", mode);
 
         var name = field[..field.IndexOf(':')];
         Assert.False(exchange.Upstream.Head.Contains(name), $"'{name}' was forwarded:\n{exchange.Upstream.Head}");
@@ -52,21 +52,21 @@ public sealed class HopByHopTests
     // RFC 9110 §10.1.4: "trailers" is the one TE member a proxy passes on, so that trailers can reach it.
     [Theory]
     [MemberData(nameof(TeListsWithTrailers))]
-    public async Task Request_TeTrailersForwarded(string strategy, string te)
+    public async Task Request_TeTrailersForwarded(string mode, string te)
     {
-        var exchange = await ForwardedExchange.RunAsync($"GET / HTTP/1.1\r\nHost: client.test\r\nTE: {te}\r\n\r\n", strategy);
+        var exchange = await ForwardedExchange.RunAsync($"GET / HTTP/1.1\r\nHost: client.test\r\nTE: {te}\r\n\r\n", mode);
 
         Assert.Equal("trailers", exchange.Upstream.Head.Get("TE"));
     }
 
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task Response_HopByHopFieldsRemoved(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task Response_HopByHopFieldsRemoved(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(
             "HTTP/1.1 200 OK\r\nConnection: X-Secret, keep-alive\r\nX-Secret: 1\r\nKeep-Alive: timeout=5\r\n"
             + "Upgrade: example/1\r\nProxy-Connection: keep-alive\r\nX-Kept: yes\r\nContent-Length: 2\r\n\r\nok");
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync("GET / HTTP/1.1\r\nHost: client.test\r\n\r\n");
@@ -84,13 +84,13 @@ public sealed class HopByHopTests
 
     // RFC 9112 §7.1: the proxy decodes the origin's chunks and re-encodes them; chunk extensions do not pass.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task Response_TransferEncodingRecomputed(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task Response_TransferEncodingRecomputed(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5;origin-ext=1\r\nhello\r\n1;origin-ext=2\r\n \r\n5\r\nworld\r\n0\r\n\r\n");
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync("GET / HTTP/1.1\r\nHost: client.test\r\n\r\n");

@@ -6,12 +6,12 @@ namespace LLRP.FunctionalTests;
 public sealed class LoadBalancingTests
 {
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task RoundRobin_SuccessiveClientConnectionsAlternate(string strategy)
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
+    public async Task RoundRobin_SuccessiveClientConnectionsAlternate(string mode)
     {
         await using var originA = NamedOrigin("A");
         await using var originB = NamedOrigin("B");
-        await using var proxy = await TestHosts.StartProxyAsync($"{originA.Url};{originB.Url}", strategy);
+        await using var proxy = await TestHosts.StartProxyAsync($"{originA.Url};{originB.Url}", mode);
 
         var served = new List<string>();
         for (var i = 0; i < 4; i++)
@@ -25,12 +25,12 @@ public sealed class LoadBalancingTests
     }
 
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task RoundRobin_EachDownstreamKeepsItsPathPrefix(string strategy)
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
+    public async Task RoundRobin_EachDownstreamKeepsItsPathPrefix(string mode)
     {
         await using var originA = NamedOrigin("A");
         await using var originB = NamedOrigin("B");
-        await using var proxy = await TestHosts.StartProxyAsync($"{originA.Url}/a;{originB.Url}/b", strategy);
+        await using var proxy = await TestHosts.StartProxyAsync($"{originA.Url}/a;{originB.Url}/b", mode);
 
         for (var i = 0; i < 2; i++)
         {

@@ -23,10 +23,10 @@ public sealed class PipeliningTests
     ];
 
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task Pipelined_AllInOneWrite_AnsweredInOrder(string strategy)
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
+    public async Task Pipelined_AllInOneWrite_AnsweredInOrder(string mode)
     {
-        await using var stack = await ProxiedDownstream.StartAsync(strategy);
+        await using var stack = await ProxiedDownstream.StartAsync(mode);
         await using var client = await stack.ConnectAsync();
 
         await client.SendAsync(string.Concat(Exchanges.Select(exchange => exchange.Request)));
@@ -36,10 +36,10 @@ public sealed class PipeliningTests
 
     // The requests arrive split at arbitrary points, so the proxy must resume parsing incomplete heads and bodies.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task Pipelined_SplitAtRandomPoints_AnsweredInOrder(string strategy)
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
+    public async Task Pipelined_SplitAtRandomPoints_AnsweredInOrder(string mode)
     {
-        await using var stack = await ProxiedDownstream.StartAsync(strategy);
+        await using var stack = await ProxiedDownstream.StartAsync(mode);
         await using var client = await stack.ConnectAsync();
 
         var sending = client.SendInPiecesAsync(Encoding.Latin1.GetBytes(string.Concat(Exchanges.Select(exchange => exchange.Request))), new Random(9), 7);

@@ -6,21 +6,21 @@ namespace LLRP.FunctionalTests;
 /// <summary>RFC 9112 §6: request body framing as forwarded upstream.</summary>
 public sealed class RequestBodyTests
 {
-    public static TheoryData<string, string> ChunkedCodings => UpstreamStrategies.Cross("chunked", "Chunked", "CHUNKED");
+    public static TheoryData<string, string> ChunkedCodings => LlrpModes.Cross("chunked", "Chunked", "CHUNKED");
 
-    public static TheoryData<string, string> PartialBodies => UpstreamStrategies.Cross(
+    public static TheoryData<string, string> PartialBodies => LlrpModes.Cross(
         "Content-Length: 100\r\n\r\n" + new string('x', 50),
         "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
         "Transfer-Encoding: chunked\r\n\r\n5\r\nhel");
 
     // RFC 9112 §6.2: a Content-Length body keeps its length.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task ContentLength_ForwardedWithSameLength(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ContentLength_ForwardedWithSameLength(string mode)
     {
         var exchange = await ForwardedExchange.RunAsync(
             "POST /upload HTTP/1.1\r\nHost: client.test\r\nContent-Length: 11\r\nContent-Type: text/plain\r\n\r\nhello world",
-            strategy);
+            mode);
 
         var upstream = exchange.Upstream;
         Assert.Equal(BodyFraming.ContentLength, upstream.Framing);
@@ -33,10 +33,10 @@ public sealed class RequestBodyTests
     // the client's chunk extensions and raw chunk-size lines do not pass.
     [Theory]
     [MemberData(nameof(ChunkedCodings))]
-    public async Task Chunked_ReChunkedWithSameDecodedBytes(string strategy, string coding)
+    public async Task Chunked_ReChunkedWithSameDecodedBytes(string mode, string coding)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync(
@@ -55,11 +55,11 @@ public sealed class RequestBodyTests
 
     // RFC 9112 §7.1.2: a trailer section ends the chunked body; the next pipelined request is parsed after it.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task Chunked_TrailerSectionKeepsConnectionInStep(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task Chunked_TrailerSectionKeepsConnectionInStep(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync(
@@ -74,11 +74,11 @@ public sealed class RequestBodyTests
     }
 
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task ZeroContentLength_ForwardedAsEmptyBody(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ZeroContentLength_ForwardedAsEmptyBody(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync("POST /empty HTTP/1.1\r\nHost: client.test\r\nContent-Length: 0\r\n\r\n");
@@ -96,11 +96,11 @@ public sealed class RequestBodyTests
 
     // RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no body.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task NoFramingFields_ForwardedWithoutBody(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task NoFramingFields_ForwardedWithoutBody(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync("GET /first HTTP/1.1\r\nHost: client.test\r\n\r\nGET /second HTTP/1.1\r\nHost: client.test\r\n\r\n");
@@ -114,10 +114,10 @@ public sealed class RequestBodyTests
 
     // RFC 9110 §10.1.1 and §15.2.1: the client waits for 100 Continue, which the proxy relays from the origin.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task ExpectContinue_InterimResponseRelayedBeforeContentLengthBody(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ExpectContinue_InterimResponseRelayedBeforeContentLengthBody(string mode)
     {
-        await using var stack = await ProxiedDownstream.StartAsync(strategy);
+        await using var stack = await ProxiedDownstream.StartAsync(mode);
         await using var client = await stack.ConnectAsync();
 
         await client.SendAsync("POST /echo HTTP/1.1\r\nHost: client.test\r\nExpect: 100-continue\r\nContent-Length: 13\r\n\r\n");
@@ -131,10 +131,10 @@ public sealed class RequestBodyTests
     }
 
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task ExpectContinue_InterimResponseRelayedBeforeChunkedBody(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ExpectContinue_InterimResponseRelayedBeforeChunkedBody(string mode)
     {
-        await using var stack = await ProxiedDownstream.StartAsync(strategy);
+        await using var stack = await ProxiedDownstream.StartAsync(mode);
         await using var client = await stack.ConnectAsync();
 
         await client.SendAsync("POST /echo HTTP/1.1\r\nHost: client.test\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n");
@@ -149,12 +149,12 @@ public sealed class RequestBodyTests
 
     // RFC 9112 §6.3: a Content-Length body is opaque; request-like bytes inside it are not a second request.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task ContentLengthBody_RequestLikeContentNotSplit(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ContentLengthBody_RequestLikeContentNotSplit(string mode)
     {
         const string smuggled = "GET /smuggled HTTP/1.1\r\nHost: client.test\r\n\r\n";
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync(
@@ -171,7 +171,7 @@ public sealed class RequestBodyTests
     // RFC 9112 §8: a request whose body the client cut short must never reach the origin looking complete.
     [Theory]
     [MemberData(nameof(PartialBodies))]
-    public async Task BodyCutByClient_UpstreamNeverSeesCompleteRequest(string strategy, string partial)
+    public async Task BodyCutByClient_UpstreamNeverSeesCompleteRequest(string mode, string partial)
     {
         var outcome = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var origin = ScriptedOrigin.Start(async connection =>
@@ -186,7 +186,7 @@ public sealed class RequestBodyTests
                 outcome.TrySetResult("cut");
             }
         });
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using (var client = await proxy.ConnectAsync())
         {
             await client.SendAsync($"POST /upload HTTP/1.1\r\nHost: client.test\r\n{partial}");
@@ -197,10 +197,10 @@ public sealed class RequestBodyTests
 
     // RFC 9112 §9.3 / RFC 9110 §15.2: an origin may answer before reading the body; the client still gets that answer.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task EarlyResponse_ClientGetsOriginAnswer(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task EarlyResponse_ClientGetsOriginAnswer(string mode)
     {
-        await using var stack = await ProxiedDownstream.StartAsync(strategy);
+        await using var stack = await ProxiedDownstream.StartAsync(mode);
         await using var client = await stack.ConnectAsync();
 
         await client.SendAsync($"POST /early?s=10 HTTP/1.1\r\nHost: client.test\r\nContent-Length: 65536\r\n\r\n{new string('x', 65536)}");

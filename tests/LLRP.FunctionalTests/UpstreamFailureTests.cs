@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using System.Net;
-using System.Net.Sockets;
 using System.Text;
 using LLRP.FunctionalTests.Infrastructure;
 
@@ -14,7 +12,7 @@ public sealed class UpstreamFailureTests
 {
     private const string Request = "GET / HTTP/1.1\r\nHost: client.test\r\n\r\n";
 
-    public static TheoryData<string, string> InvalidResponseHeads => UpstreamStrategies.Cross(
+    public static TheoryData<string, string> InvalidResponseHeads => LlrpModes.Cross(
         "",
         "NOT-HTTP\r\n\r\n",
         "HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n",
@@ -23,14 +21,14 @@ public sealed class UpstreamFailureTests
         "HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\n",
         "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!");
 
-    public static TheoryData<string, bool> Cuts => UpstreamStrategies.Cross(false, true);
+    public static TheoryData<string, bool> Cuts => LlrpModes.Cross(false, true);
 
     // RFC 9110 §15.6.3.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task ConnectionRefused_502Quickly(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ConnectionRefused_502Quickly(string mode)
     {
-        await using var proxy = await TestHosts.StartProxyAsync($"http://127.0.0.1:{ClosedPort()}", strategy);
+        await using var proxy = await TestHosts.StartProxyAsync($"http://127.0.0.1:{LoopbackPort.Closed()}", mode);
         await using var client = await proxy.ConnectAsync();
         var clock = Stopwatch.StartNew();
 
@@ -45,14 +43,14 @@ public sealed class UpstreamFailureTests
     // RFC 9112 §4, §5 and §6.3 (5): a response head the proxy cannot parse, or an invalid Content-Length, is a 502.
     [Theory]
     [MemberData(nameof(InvalidResponseHeads))]
-    public async Task InvalidResponseHead_502(string strategy, string originResponse)
+    public async Task InvalidResponseHead_502(string mode, string originResponse)
     {
         await using var origin = ScriptedOrigin.Start(async connection =>
         {
             await connection.ReadRequestAsync();
             await connection.SendAsync(originResponse);
         });
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync(Request);
@@ -64,12 +62,12 @@ public sealed class UpstreamFailureTests
 
     // The response head limit (limits.maxResponseHeadersTotalSize, 64 KiB by default) protects the proxy: 502 past it.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task OversizedResponseHead_502(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task OversizedResponseHead_502(string mode)
     {
         var fields = string.Concat(Enumerable.Range(0, 80).Select(i => $"X-Big-{i}: {new string('v', 1000)}\r\n"));
         await using var origin = ScriptedOrigin.Respond($"HTTP/1.1 200 OK\r\n{fields}Content-Length: 2\r\n\r\nok");
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync(Request);
@@ -80,15 +78,15 @@ public sealed class UpstreamFailureTests
     }
 
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task ResetBeforeResponse_502(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ResetBeforeResponse_502(string mode)
     {
         await using var origin = ScriptedOrigin.Start(async connection =>
         {
             await connection.ReadRequestAsync();
             connection.Reset();
         });
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync(Request);
@@ -100,15 +98,15 @@ public sealed class UpstreamFailureTests
 
     // RFC 9110 §15.6.5.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task NoResponseHeadsInTime_504(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task NoResponseHeadsInTime_504(string mode)
     {
         await using var origin = ScriptedOrigin.Start(async connection =>
         {
             await connection.ReadRequestAsync();
             await connection.Reader.ReadToEndAsync();
         });
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy, "timeouts.responseHeadersMs=500");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "timeouts.responseHeadersMs=500");
         await using var client = await proxy.ConnectAsync();
         var clock = Stopwatch.StartNew();
 
@@ -122,12 +120,12 @@ public sealed class UpstreamFailureTests
 
     [Theory]
     [MemberData(nameof(Cuts))]
-    public async Task ContentLengthBodyCut_ClientConnectionCutBeforeFullLength(string strategy, bool reset)
+    public async Task ContentLengthBodyCut_ClientConnectionCutBeforeFullLength(string mode, bool reset)
     {
         await using var origin = FailingFirstOrigin(
             "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + new string('x', 500),
             reset);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using (var client = await proxy.ConnectAsync())
         {
             await client.SendAsync(Request);
@@ -140,12 +138,12 @@ public sealed class UpstreamFailureTests
 
     [Theory]
     [MemberData(nameof(Cuts))]
-    public async Task ChunkedBodyCut_TerminatingChunkNeverSent(string strategy, bool reset)
+    public async Task ChunkedBodyCut_TerminatingChunkNeverSent(string mode, bool reset)
     {
         await using var origin = FailingFirstOrigin(
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n100\r\n" + new string('x', 256) + "\r\n",
             reset);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using (var client = await proxy.ConnectAsync())
         {
             await client.SendAsync(Request);
@@ -159,11 +157,11 @@ public sealed class UpstreamFailureTests
 
     // RFC 9112 §8: a close-delimited body ended by a connection error (a reset) is incomplete.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task CloseDelimitedBodyReset_TerminatingChunkNeverSent(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task CloseDelimitedBodyReset_TerminatingChunkNeverSent(string mode)
     {
         await using var origin = FailingFirstOrigin("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\npartial", reset: true);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using (var client = await proxy.ConnectAsync())
         {
             await client.SendAsync(Request);
@@ -173,15 +171,6 @@ public sealed class UpstreamFailureTests
         }
 
         await AssertNewConnectionSucceedsAsync(proxy);
-    }
-
-    private static int ClosedPort()
-    {
-        var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return port;
     }
 
     /// <summary>

@@ -23,10 +23,14 @@ internal sealed partial class ClientConnection
         var outcome = await ForwardResponseAsync(_pending[0]);
         if (!pump.IsCompleted)
         {
-            // The response ended (or failed) first: the rest of the body will not be read, so neither
-            // connection is at a message boundary any more.
+            // The response ended (or failed) before the body was all sent upstream: that connection is not at a
+            // message boundary. The client's is, if its whole body was read and only the last flush is pending;
+            // otherwise the rest of the body will not be read and the client connection must close too.
             _upstream?.Abort();
-            _clientInput.CancelPendingRead();
+            if (!Volatile.Read(ref _requestBodyRead))
+            {
+                _clientInput.CancelPendingRead();
+            }
         }
 
         var pumped = await pump;
@@ -50,9 +54,8 @@ internal sealed partial class ClientConnection
 
         _upstream!.CompletedResponses++;
         _metrics.RequestCompleted(startTimestamp);
-        var complete = pumped == BodyPumpResult.Completed;
-        ReleaseUpstream(outcome.UpstreamReusable && complete);
-        return outcome.CloseClient || !complete;
+        ReleaseUpstream(outcome.UpstreamReusable && pumped == BodyPumpResult.Completed);
+        return outcome.CloseClient || !Volatile.Read(ref _requestBodyRead);
     }
 
     /// <summary>Copies the body from the client to the upstream in its framing, flushing after every read (back-pressure both ways).</summary>
@@ -63,6 +66,7 @@ internal sealed partial class ClientConnection
         var decoder = NewChunkedDecoder();
         var remaining = contentLength;
         long total = 0;
+        Volatile.Write(ref _requestBodyRead, false);
         try
         {
             while (true)
@@ -95,6 +99,7 @@ internal sealed partial class ClientConnection
 
                 _metrics.BytesReceived(buffer.Slice(buffer.Start, consumed).Length);
                 _clientInput.AdvanceTo(consumed, done ? consumed : buffer.End);
+                Volatile.Write(ref _requestBodyRead, done);
                 if (!await FlushBodyAsync(upstream))
                 {
                     return BodyPumpResult.UpstreamWriteFailed;

@@ -40,6 +40,7 @@ internal sealed partial class ClientConnection : ITrackedConnection
     private CancellationTokenSource? _responseTimer;
     private RejectionReason _bodyRejection;
     private bool _clientGone;
+    private bool _requestBodyRead;
     private long _deadline = long.MaxValue;
     private volatile bool _deadlineExpired;
     private volatile bool _stopping;

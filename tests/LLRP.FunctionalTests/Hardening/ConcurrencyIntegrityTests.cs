@@ -18,10 +18,10 @@ public sealed class ConcurrencyIntegrityTests
     private const int FlakyRequestsPerConnection = 40;
 
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task Echo_ConcurrentPipelinedRequestsEachGetTheirOwnResponse(string strategy)
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
+    public async Task Echo_ConcurrentPipelinedRequestsEachGetTheirOwnResponse(string mode)
     {
-        await using var stack = await ProxiedDownstream.StartAsync(strategy);
+        await using var stack = await ProxiedDownstream.StartAsync(mode);
         var problems = new ConcurrentQueue<string>();
 
         await Task.WhenAll(Enumerable.Range(0, EchoConnections).Select(connection => RunEchoClientAsync(stack, connection, problems)));
@@ -30,11 +30,11 @@ public sealed class ConcurrencyIntegrityTests
     }
 
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task FlakyOrigin_CompleteResponsesAreRightAndCutOnesAborted(string strategy)
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
+    public async Task FlakyOrigin_CompleteResponsesAreRightAndCutOnesAborted(string mode)
     {
         await using var origin = ScriptedOrigin.Start(AnswerFlakilyAsync);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         var problems = new ConcurrentQueue<string>();
         var outcomes = new ConcurrentDictionary<string, int>();
 

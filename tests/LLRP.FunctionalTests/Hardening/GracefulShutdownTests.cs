@@ -13,12 +13,12 @@ public sealed class GracefulShutdownTests
     private const string Get = "GET / HTTP/1.1\r\nHost: client.test\r\n\r\n";
 
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task Stop_InFlightRequestCompletesIdleConnectionClosedNewOnesRefused(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task Stop_InFlightRequestCompletesIdleConnectionClosedNewOnesRefused(string mode)
     {
         var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var origin = HeldResponseOrigin(release.Task);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy, "shutdownTimeoutMs=6000");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "shutdownTimeoutMs=6000");
         await using var idle = await proxy.ConnectAsync();
         await idle.SendAsync("GET /idle HTTP/1.1\r\nHost: client.test\r\n\r\n");
         await idle.ReadResponseAsync();
@@ -45,12 +45,12 @@ public sealed class GracefulShutdownTests
     }
 
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task Stop_RequestStillInFlightAtShutdownTimeoutAborted(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task Stop_RequestStillInFlightAtShutdownTimeoutAborted(string mode)
     {
         var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var origin = HeldResponseOrigin(release.Task);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy, "shutdownTimeoutMs=1000");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "shutdownTimeoutMs=1000");
         await using var busy = await proxy.ConnectAsync();
         await busy.SendAsync("GET /held HTTP/1.1\r\nHost: client.test\r\n\r\n");
         await Deadline.UntilAsync(() => origin.Requests.Count == 1, "The held request reaching the origin");

@@ -8,12 +8,21 @@ public sealed class MetricsTests
 {
     private const string Get = "GET / HTTP/1.1\r\nHost: client.test\r\n\r\n";
 
+    public static TheoryData<string, string, string> Rejections => LlrpModes.Cross(
+        ("GET / HTTP/1.1\r\n\r\n", "MissingHost"),
+        ("GET / HTTP/1.1\nHost: a\r\n\r\n", "BareLineFeed"),
+        ("GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", "ObsoleteLineFolding"),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "ContentLengthWithTransferEncoding"),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5000\r\n\r\n", "BodyTooLarge"));
+
+    public static TheoryData<string, bool> StreamedBodies => LlrpModes.Cross(false, true);
+
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task Requests_CountedOncePerForwardedResponse(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task Requests_CountedOncePerForwardedResponse(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         using var metrics = new ProxyMeterRecorder(proxy);
         await using var client = await proxy.ConnectAsync();
 
@@ -36,15 +45,11 @@ public sealed class MetricsTests
     }
 
     [Theory]
-    [InlineData("GET / HTTP/1.1\r\n\r\n", "MissingHost")]
-    [InlineData("GET / HTTP/1.1\nHost: a\r\n\r\n", "BareLineFeed")]
-    [InlineData("GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", "ObsoleteLineFolding")]
-    [InlineData("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "ContentLengthWithTransferEncoding")]
-    [InlineData("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5000\r\n\r\n", "BodyTooLarge")]
-    public async Task Rejected_CountedWithReasonAndNotAsRequest(string request, string reason)
+    [MemberData(nameof(Rejections))]
+    public async Task Rejected_CountedWithReasonAndNotAsRequest(string mode, string request, string reason)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient, "limits.maxRequestBodySize=1000");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "limits.maxRequestBodySize=1000");
         using var metrics = new ProxyMeterRecorder(proxy);
         await using var client = await proxy.ConnectAsync();
 
@@ -57,11 +62,12 @@ public sealed class MetricsTests
         Assert.Equal(0, metrics.Sum("llrp.requests"));
     }
 
-    [Fact]
-    public async Task UpstreamErrors_CountedWithErrorType()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task UpstreamErrors_CountedWithErrorType(string mode)
     {
         await using var origin = ScriptedOrigin.Respond("HTTP/1.1 2000 OK\r\n\r\n");
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         using var metrics = new ProxyMeterRecorder(proxy);
         await using var client = await proxy.ConnectAsync();
 
@@ -73,13 +79,17 @@ public sealed class MetricsTests
         Assert.Equal(0, metrics.Sum("llrp.requests"));
     }
 
+    // Upstream connections: one per client connection, closed with it (raw per client, and the HttpClient modes' own
+    // invokers); or one, reused by each client in turn and kept idle in the pool (raw pooled).
     [Theory]
-    [InlineData(UpstreamStrategies.PerClient, 3, 0)]
-    [InlineData(UpstreamStrategies.Pooled, 1, 1)]
-    public async Task ActiveConnections_UpWhileOpenThenBackDown(string strategy, int upstreamWhileOpen, int upstreamAfterwards)
+    [InlineData(LlrpModes.RawPerClient, 3, 0)]
+    [InlineData(LlrpModes.RawPooled, 1, 1)]
+    [InlineData(LlrpModes.HttpClient, 3, 0)]
+    [InlineData(LlrpModes.HttpClientWithContext, 3, 0)]
+    public async Task ActiveConnections_UpWhileOpenThenBackDown(string mode, int upstreamWhileOpen, int upstreamAfterwards)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         using var metrics = new ProxyMeterRecorder(proxy);
         var clients = new List<RawHttpClient>();
         for (var i = 0; i < 3; i++)
@@ -103,12 +113,11 @@ public sealed class MetricsTests
 
     // Every byte read from and written to the client is counted, a request body streamed upstream included.
     [Theory]
-    [InlineData(false)]
-    [InlineData(true)]
-    public async Task Bytes_CountEveryByteBothWays(bool streamedBody)
+    [MemberData(nameof(StreamedBodies))]
+    public async Task Bytes_CountEveryByteBothWays(string mode, bool streamedBody)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         using var metrics = new ProxyMeterRecorder(proxy);
         var bodyLength = streamedBody ? 100000 : 1000;
         var head = $"POST /upload HTTP/1.1\r\nHost: client.test\r\nContent-Length: {bodyLength}\r\n\r\n";

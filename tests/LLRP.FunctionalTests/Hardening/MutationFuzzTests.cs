@@ -21,8 +21,15 @@ public sealed class MutationFuzzTests
     private const string OriginResponse = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
     private const int LivenessInterval = 100;
 
-    [Fact]
-    public async Task MutatedRequests_ProxyAnswersOrClosesAndForwardsOnlyCanonicalRequests()
+    /// <summary>
+    /// Every configuration but raw/pooled: the oracle waits for each case's upstream connections to close, and pooled ones
+    /// stay open for reuse.
+    /// </summary>
+    public static TheoryData<string> Modes => new(LlrpModes.Every.Where(mode => mode != LlrpModes.RawPooled));
+
+    [Theory]
+    [MemberData(nameof(Modes))]
+    public async Task MutatedRequests_ProxyAnswersOrClosesAndForwardsOnlyCanonicalRequests(string mode)
     {
         var seed = Setting("LLRP_FUZZ_SEED", 20250611);
         var first = Setting("LLRP_FUZZ_FIRST", 0);
@@ -30,7 +37,7 @@ public sealed class MutationFuzzTests
         var violations = new ConcurrentQueue<string>();
         var completed = new ConcurrentDictionary<int, int>();
         await using var origin = ScriptedOrigin.Start(connection => ReadStrictlyAsync(connection, violations, completed));
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient, "timeouts.requestHeadersMs=2000");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "timeouts.requestHeadersMs=2000");
         var forwarded = 0;
         var refused = 0;
 

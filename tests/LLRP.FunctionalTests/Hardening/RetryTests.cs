@@ -8,14 +8,23 @@ namespace LLRP.FunctionalTests.Hardening;
 /// </summary>
 public sealed class RetryTests
 {
-    public static TheoryData<string, bool> Closes => UpstreamStrategies.Cross(false, true);
+    public static TheoryData<string, bool> Closes => LlrpModes.Cross(false, true);
+
+    public static TheoryData<string, bool> CleanCloses => LlrpModes.Cross(false);
+
+    /// <summary>
+    /// Raw mode only: HttpClient retries only after a clean close, and answers 502 after a reset (a documented
+    /// difference of the HttpClient modes).
+    /// </summary>
+    public static TheoryData<string, bool> ResetsRetriedByRawMode => LlrpModes.Cross(LlrpModes.RawOnly, true);
 
     [Theory]
-    [MemberData(nameof(Closes))]
-    public async Task StaleUpstreamConnection_GetRetriedOnceOnNewConnection(string strategy, bool reset)
+    [MemberData(nameof(CleanCloses))]
+    [MemberData(nameof(ResetsRetriedByRawMode))]
+    public async Task StaleUpstreamConnection_GetRetriedOnceOnNewConnection(string mode, bool reset)
     {
         await using var origin = StaleAfterFirstResponseOrigin(reset);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync("GET /first HTTP/1.1\r\nHost: client.test\r\n\r\n");
@@ -32,10 +41,10 @@ public sealed class RetryTests
 
     [Theory]
     [MemberData(nameof(Closes))]
-    public async Task StaleUpstreamConnection_PostNotRetried502(string strategy, bool reset)
+    public async Task StaleUpstreamConnection_PostNotRetried502(string mode, bool reset)
     {
         await using var origin = StaleAfterFirstResponseOrigin(reset);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync("GET /first HTTP/1.1\r\nHost: client.test\r\n\r\n");

@@ -6,18 +6,19 @@ namespace LLRP.FunctionalTests.Hardening;
 
 /// <summary>
 /// Client-side timeouts (keep-alive, request head) enforced by the once-a-second heartbeat, and the upstream connect
-/// timeout. Client-side behaviour does not depend on the upstream strategy, so those tests use one.
+/// timeout. Client-side behaviour does not depend on the upstream mode, so those tests use one.
 /// </summary>
 public sealed class TimeoutTests
 {
     private const string Get = "GET / HTTP/1.1\r\nHost: client.test\r\n\r\n";
 
     // RFC 9112 §9.8: a server may close an idle connection; timeouts.keepAliveMs bounds the idle time (heartbeat: +1 s).
-    [Fact]
-    public async Task KeepAlive_IdleConnectionClosedAfterTimeout()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task KeepAlive_IdleConnectionClosedAfterTimeout(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient, "timeouts.keepAliveMs=1500");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "timeouts.keepAliveMs=1500");
         await using var client = await proxy.ConnectAsync();
         await client.SendAsync(Get);
         await client.ReadResponseAsync();
@@ -29,11 +30,12 @@ public sealed class TimeoutTests
     }
 
     // The keep-alive timeout counts idle time, not the connection's age: a client active more often stays connected.
-    [Fact]
-    public async Task KeepAlive_EachRequestRestartsTheIdleTimer()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task KeepAlive_EachRequestRestartsTheIdleTimer(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient, "timeouts.keepAliveMs=1500");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "timeouts.keepAliveMs=1500");
         await using var client = await proxy.ConnectAsync();
 
         for (var i = 0; i < 5; i++)
@@ -47,10 +49,11 @@ public sealed class TimeoutTests
     }
 
     // The keep-alive timeout is for idle connections only: a request waiting on a slow downstream is not idle.
-    [Fact]
-    public async Task KeepAlive_NotAppliedWhileAResponseIsAwaited()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task KeepAlive_NotAppliedWhileAResponseIsAwaited(string mode)
     {
-        await using var stack = await ProxiedDownstream.StartAsync(UpstreamStrategies.PerClient, "timeouts.keepAliveMs=1000");
+        await using var stack = await ProxiedDownstream.StartAsync(mode, "timeouts.keepAliveMs=1000");
         await using var client = await stack.ConnectAsync();
 
         await client.SendAsync("GET /?d=2500&s=10 HTTP/1.1\r\nHost: client.test\r\n\r\n");
@@ -61,11 +64,12 @@ public sealed class TimeoutTests
 
     // Slowloris: a head trickled a byte at a time still has to be complete within timeouts.requestHeadersMs
     // (RFC 9110 §15.5.9: 408, then the connection closes).
-    [Fact]
-    public async Task RequestHeadersTimeout_TrickledHead408EvenWhileBytesArrive()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task RequestHeadersTimeout_TrickledHead408EvenWhileBytesArrive(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, UpstreamStrategies.PerClient, "timeouts.requestHeadersMs=1000");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "timeouts.requestHeadersMs=1000");
         await using var client = await proxy.ConnectAsync();
         using var stop = new CancellationTokenSource();
         var head = Encoding.Latin1.GetBytes($"GET / HTTP/1.1\r\nHost: client.test\r\nX-Slow: {new string('s', 200)}\r\n\r\n");
@@ -86,10 +90,11 @@ public sealed class TimeoutTests
     }
 
     // Connections holding partial heads cost memory, not progress: a normal client is still served, and so are they once they finish.
-    [Fact]
-    public async Task PartialHeads_ManySlowClientsDoNotStopOthers()
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task PartialHeads_ManySlowClientsDoNotStopOthers(string mode)
     {
-        await using var stack = await ProxiedDownstream.StartAsync(UpstreamStrategies.PerClient);
+        await using var stack = await ProxiedDownstream.StartAsync(mode);
         var slow = new List<RawHttpClient>();
         try
         {
@@ -131,11 +136,11 @@ public sealed class TimeoutTests
 
     // RFC 9110 §15.6.5: a downstream that does not accept the connection within timeouts.connectMs is a 504.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task ConnectTimeout_504(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ConnectTimeout_504(string mode)
     {
         using var unresponsive = await UnresponsiveListener.StartAsync();
-        await using var proxy = await TestHosts.StartProxyAsync(unresponsive.Url, strategy, "timeouts.connectMs=500");
+        await using var proxy = await TestHosts.StartProxyAsync(unresponsive.Url, mode, "timeouts.connectMs=500");
         await using var client = await proxy.ConnectAsync();
         var clock = Stopwatch.StartNew();
 

@@ -15,9 +15,7 @@ public sealed class UpstreamFaultTests
     /// <summary>A whole response a downstream sends where none is due; forwarded as the answer to a later request, it would be smuggled.</summary>
     private const string Smuggled = "HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\nsmuggled";
 
-    public static TheoryData<string, string> InvalidResponses => UpstreamStrategies.Cross(
-        // RFC 9112 §5.2: obs-fold in a response.
-        "HTTP/1.1 200 OK\r\nX-Folded: a\r\n b\r\nContent-Length: 2\r\n\r\nok",
+    public static TheoryData<string, string> InvalidResponses => LlrpModes.Cross(
         // RFC 9110 §8.6: differing Content-Length values.
         "HTTP/1.1 200 OK\r\nContent-Length: 2, 3\r\n\r\nok",
         "HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok",
@@ -27,28 +25,46 @@ public sealed class UpstreamFaultTests
         "HTTP/1.1 20 OK\r\nContent-Length: 2\r\n\r\nok",
         "HTTP/1.1  200 OK\r\nContent-Length: 2\r\n\r\nok",
         "HTTP/2.0 200 OK\r\nContent-Length: 2\r\n\r\nok",
-        // RFC 9112 §2.2: a bare LF.
-        "HTTP/1.1 200 OK\nContent-Length: 2\r\n\r\nok",
         // RFC 9110 §15.2.2: 101 to a request that asked for no upgrade.
         "HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n");
 
-    public static TheoryData<string, string, string> UnreusableFirstResponses => UpstreamStrategies.Cross(
+    /// <summary>Raw mode only: HttpClient parses responses leniently and accepts these (a documented difference of the HttpClient modes).</summary>
+    public static TheoryData<string, string> InvalidResponsesHttpClientAccepts => LlrpModes.Cross(
+        LlrpModes.RawOnly,
+        // RFC 9112 §5.2: obs-fold in a response.
+        "HTTP/1.1 200 OK\r\nX-Folded: a\r\n b\r\nContent-Length: 2\r\n\r\nok",
+        // RFC 9112 §2.2: a bare LF.
+        "HTTP/1.1 200 OK\nContent-Length: 2\r\n\r\nok");
+
+    public static TheoryData<string, string, string> UnreusableFirstResponses => LlrpModes.Cross(
         ("GET", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst" + Smuggled),
         ("GET", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n0\r\n\r\n" + Smuggled),
         ("HEAD", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n" + Smuggled),
         ("GET", "HTTP/1.1 204 No Content\r\n\r\n" + Smuggled),
         ("GET", "HTTP/1.1 304 Not Modified\r\n\r\n" + Smuggled),
-        ("GET", "HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nfirst"),
         ("GET", "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 5\r\n\r\nfirst"));
 
-    public static TheoryData<string, bool> EarlyResponseCases => UpstreamStrategies.Cross(false, true);
+    /// <summary>
+    /// Raw mode only: HttpClient may keep the connection of an HTTP/1.0 response without keep-alive (a documented
+    /// difference of the HttpClient modes).
+    /// </summary>
+    public static TheoryData<string, string, string> UnreusableFirstResponsesHttpClientReuses => LlrpModes.Cross(
+        LlrpModes.RawOnly,
+        ("GET", "HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nfirst"));
+
+    /// <summary>
+    /// Raw mode only: HttpClient sends the whole request body before it reads the response, so an early response waits
+    /// for the body (a documented difference of the HttpClient modes).
+    /// </summary>
+    public static TheoryData<string, bool> EarlyResponseCases => LlrpModes.Cross(LlrpModes.RawOnly, false, true);
 
     // RFC 9112 §6.3: a response ends where its framing says (HEAD, 204 and 304 have no body). Bytes after it answer no
     // request, and a response that does not persist (RFC 9112 §9.3) ends the connection's use: either way the next
     // request is forwarded on a new connection, even though the downstream keeps this one open.
     [Theory]
     [MemberData(nameof(UnreusableFirstResponses))]
-    public async Task UnreusableResponse_NextRequestOnNewUpstreamConnection(string strategy, string method, string firstResponse)
+    [MemberData(nameof(UnreusableFirstResponsesHttpClientReuses))]
+    public async Task UnreusableResponse_NextRequestOnNewUpstreamConnection(string mode, string method, string firstResponse)
     {
         await using var origin = ScriptedOrigin.Start(async connection =>
         {
@@ -59,7 +75,7 @@ public sealed class UpstreamFaultTests
                     : $"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nconn{connection.Index}");
             }
         });
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync($"{method} /first HTTP/1.1\r\nHost: client.test\r\n\r\n");
@@ -75,9 +91,11 @@ public sealed class UpstreamFaultTests
 
     // RFC 9112 §9.6: a downstream that answered with "close" processes nothing after it, so the requests pipelined
     // behind that one, even a POST, are sent again on a new connection and all answered in order.
+    // Raw mode only: the HttpClient modes do not pipeline upstream, and do not resend what was pipelined behind a
+    // "close" response themselves (a documented difference of the HttpClient modes).
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task PipelinedBehindConnectionClose_RestSentAgainOnNewConnection(string strategy)
+    [MemberData(nameof(LlrpModes.Raw), MemberType = typeof(LlrpModes))]
+    public async Task PipelinedBehindConnectionClose_RestSentAgainOnNewConnection(string mode)
     {
         await using var origin = ScriptedOrigin.Start(async connection =>
         {
@@ -94,7 +112,7 @@ public sealed class UpstreamFaultTests
 
             await connection.SendAsync("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 5\r\n\r\nconn0");
         });
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync(
@@ -112,7 +130,7 @@ public sealed class UpstreamFaultTests
     // gets the answer, though it is still sending; the upstream connection, not at a message boundary, is discarded.
     [Theory]
     [MemberData(nameof(EarlyResponseCases))]
-    public async Task EarlyResponse_ClientGetsItAndUpstreamConnectionDiscarded(string strategy, bool originCloses)
+    public async Task EarlyResponse_ClientGetsItAndUpstreamConnectionDiscarded(string mode, bool originCloses)
     {
         var firstEnded = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var origin = ScriptedOrigin.Start(async connection =>
@@ -137,7 +155,7 @@ public sealed class UpstreamFaultTests
                 firstEnded.TrySetResult();
             }
         });
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using (var uploader = await proxy.ConnectAsync())
         {
             using var stop = new CancellationTokenSource();
@@ -162,7 +180,8 @@ public sealed class UpstreamFaultTests
     // connection it came on is closed and never reused.
     [Theory]
     [MemberData(nameof(InvalidResponses))]
-    public async Task InvalidResponse_502AndUpstreamConnectionDiscarded(string strategy, string invalidResponse)
+    [MemberData(nameof(InvalidResponsesHttpClientAccepts))]
+    public async Task InvalidResponse_502AndUpstreamConnectionDiscarded(string mode, string invalidResponse)
     {
         var firstEnded = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var origin = ScriptedOrigin.Start(async connection =>
@@ -184,7 +203,7 @@ public sealed class UpstreamFaultTests
                 firstEnded.TrySetResult();
             }
         });
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using (var client = await proxy.ConnectAsync())
         {
             await client.SendAsync(Get);
@@ -205,8 +224,8 @@ public sealed class UpstreamFaultTests
     // A client that goes away mid-upload takes its upstream connection with it: the downstream never sees the request
     // complete, the connection is closed, nothing stays counted as open, and a client leaving is no upstream error.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task ClientAbortMidUpload_UpstreamClosedAndNothingLeaks(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ClientAbortMidUpload_UpstreamClosedAndNothingLeaks(string mode)
     {
         var outcome = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var origin = ScriptedOrigin.Start(async connection =>
@@ -221,7 +240,7 @@ public sealed class UpstreamFaultTests
                 outcome.TrySetResult("cut");
             }
         });
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         using var metrics = new ProxyMeterRecorder(proxy);
         await using (var client = await proxy.ConnectAsync())
         {
@@ -239,11 +258,11 @@ public sealed class UpstreamFaultTests
     // RFC 9112 §8: a request cut short by its client is incomplete; the proxy may answer 400 before closing, or just close.
     // Nothing timed out and the downstream did nothing wrong, so a 502 or 504 would blame it falsely.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task ClientHalfClosesMidUpload_NoGatewayErrorBlamed(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ClientHalfClosesMidUpload_NoGatewayErrorBlamed(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync("POST /upload HTTP/1.1\r\nHost: client.test\r\nContent-Length: 1000\r\n\r\n");
@@ -258,8 +277,8 @@ public sealed class UpstreamFaultTests
     // A client that goes away mid-download: the proxy stops reading the response and closes the upstream connection
     // (its body is unread), so the downstream's writes fail instead of blocking forever.
     [Theory]
-    [MemberData(nameof(UpstreamStrategies.All), MemberType = typeof(UpstreamStrategies))]
-    public async Task ClientAbortMidDownload_UpstreamClosedAndNothingLeaks(string strategy)
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ClientAbortMidDownload_UpstreamClosedAndNothingLeaks(string mode)
     {
         var written = 0L;
         var outcome = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -287,7 +306,7 @@ public sealed class UpstreamFaultTests
                 outcome.TrySetResult("writes blocked: the proxy neither reads nor closes the upstream connection");
             }
         });
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         using var metrics = new ProxyMeterRecorder(proxy);
         await using (var client = await proxy.ConnectAsync())
         {

@@ -6,10 +6,10 @@ namespace LLRP.FunctionalTests.Infrastructure;
 /// </summary>
 public sealed record ForwardedExchange(ReceivedRequest Upstream, RawHttpResponse Response, string OriginAuthority)
 {
-    public static async Task<ForwardedExchange> RunAsync(string request, string strategy, params string[] settings)
+    public static async Task<ForwardedExchange> RunAsync(string request, string mode, params string[] settings)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, strategy, settings);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, settings);
         await using var client = await proxy.ConnectAsync();
         await client.SendAsync(request);
         var response = await client.ReadResponseAsync();

@@ -13,12 +13,12 @@ public sealed class ProxiedDownstream : IAsyncDisposable
 
     public HostedApp Proxy { get; }
 
-    public static async Task<ProxiedDownstream> StartAsync(string strategy, params string[] settings)
+    public static async Task<ProxiedDownstream> StartAsync(string mode, params string[] settings)
     {
         var downstream = await TestHosts.StartDownstreamAsync();
         try
         {
-            return new ProxiedDownstream(downstream, await TestHosts.StartProxyAsync(downstream.Url, strategy, settings));
+            return new ProxiedDownstream(downstream, await TestHosts.StartProxyAsync(downstream.Url, mode, settings));
         }
         catch
         {

@@ -114,8 +114,9 @@ public sealed class ScriptedOrigin : IAsyncDisposable
             {
                 socket = await _listener.AcceptSocketAsync(_stopping.Token);
             }
-            catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
+            catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException or InvalidOperationException)
             {
+                // Stopped: during an accept, or between two (the listener then throws InvalidOperationException).
                 return;
             }
 

@@ -1,20 +1,28 @@
+using LLRP.Baselines.HttpClientProxy;
 using LLRP.Downstream;
 using LLRP.Hosting;
 
 namespace LLRP.FunctionalTests.Infrastructure;
 
-/// <summary>Starts the proxy and the bundled origin in-process on 127.0.0.1:0.</summary>
+/// <summary>Starts the proxy, the bundled origin and the HttpClient baseline in-process on 127.0.0.1:0.</summary>
 public static class TestHosts
 {
-    /// <summary>Starts the proxy in front of <paramref name="downstream"/>; each setting is a <c>key=value</c> pair.</summary>
-    public static Task<HostedApp> StartProxyAsync(string downstream, string strategy, params string[] settings) =>
+    /// <summary>Starts the proxy in configuration <paramref name="mode"/> (<see cref="LlrpModes"/>) in front of <paramref name="downstream"/>; each setting is a <c>key=value</c> pair.</summary>
+    public static Task<HostedApp> StartProxyAsync(string downstream, string mode, params string[] settings) =>
+        StartProxyWithSettingsAsync(downstream, [.. LlrpModes.Settings(mode), .. settings]);
+
+    /// <summary>Starts the proxy in front of <paramref name="downstream"/> with <paramref name="settings"/> alone (<c>key=value</c> pairs).</summary>
+    public static Task<HostedApp> StartProxyWithSettingsAsync(string downstream, params string[] settings) =>
         HostedApp.StartAsync(ProxyHost.Build(
         [
             "--urls=http://127.0.0.1:0",
             $"--downstream={downstream}",
-            $"--upstreamConnections={strategy}",
             .. settings.Select(setting => "--" + setting),
         ]));
+
+    /// <summary>Starts the "full ASP.NET Core + HttpClient" baseline in front of <paramref name="downstream"/>.</summary>
+    public static Task<HostedApp> StartHttpClientBaselineAsync(string downstream) =>
+        HostedApp.StartAsync(HttpClientProxyHost.Build(["--urls=http://127.0.0.1:0", $"--downstream={downstream}"]));
 
     public static Task<HostedApp> StartDownstreamAsync() =>
         HostedApp.StartAsync(DownstreamHost.Build(["--urls=http://127.0.0.1:0"]));

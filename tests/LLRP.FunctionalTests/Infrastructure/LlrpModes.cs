@@ -1,0 +1,78 @@
+namespace LLRP.FunctionalTests.Infrastructure;
+
+/// <summary>
+/// The proxy configurations the functional tests run over, by name, as theory data: raw mode with each upstream
+/// strategy, and the two HttpClient modes (one invoker per client connection, or shared invokers used round-robin).
+/// </summary>
+public static class LlrpModes
+{
+    public const string RawPerClient = "raw/perClient";
+    public const string RawPooled = "raw/pooled";
+    public const string HttpClient = "httpclient";
+    public const string HttpClientSharedRoundRobin = "httpclient/shared-rr4";
+    public const string HttpClientWithContext = "httpclient-httpcontext";
+
+    /// <summary>One configuration of each mode, and of each raw strategy.</summary>
+    public static readonly string[] Every = [RawPerClient, RawPooled, HttpClient, HttpClientWithContext];
+
+    /// <summary><see cref="Every"/> and shared HttpClient invokers, for tests of many requests and connections.</summary>
+    public static readonly string[] EveryWithSharedClients = [.. Every, HttpClientSharedRoundRobin];
+
+    /// <summary>The raw mode's configurations, for what only raw mode does (each use names why).</summary>
+    public static readonly string[] RawOnly = [RawPerClient, RawPooled];
+
+    public static TheoryData<string> All => new(Every);
+
+    public static TheoryData<string> AllWithSharedClients => new(EveryWithSharedClients);
+
+    public static TheoryData<string> Raw => new(RawOnly);
+
+    /// <summary>The proxy settings (<c>key=value</c>) of configuration <paramref name="mode"/>.</summary>
+    public static string[] Settings(string mode) => mode switch
+    {
+        RawPerClient => ["mode=raw", "upstreamConnections=perClient"],
+        RawPooled => ["mode=raw", "upstreamConnections=pooled"],
+        HttpClient => ["mode=httpclient"],
+        HttpClientSharedRoundRobin => ["mode=httpclient", "shareClients=true", "shareClients.roundRobin=true", "shareClients.count=4"],
+        HttpClientWithContext => ["mode=httpclient-httpcontext"],
+        _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, "Not a configuration of LlrpModes."),
+    };
+
+    public static bool IsRaw(string mode) => RawOnly.Contains(mode);
+
+    /// <summary>Every configuration of <see cref="Every"/> crossed with every value of <paramref name="values"/>.</summary>
+    public static TheoryData<string, T> Cross<T>(params T[] values) => Cross(Every, values);
+
+    /// <summary>Every configuration of <see cref="Every"/> crossed with every pair of <paramref name="pairs"/>.</summary>
+    public static TheoryData<string, T1, T2> Cross<T1, T2>(params (T1, T2)[] pairs) => Cross(Every, pairs);
+
+    /// <summary>Every configuration of <paramref name="modes"/> crossed with every value of <paramref name="values"/>.</summary>
+    public static TheoryData<string, T> Cross<T>(IEnumerable<string> modes, params T[] values)
+    {
+        var data = new TheoryData<string, T>();
+        foreach (var mode in modes)
+        {
+            foreach (var value in values)
+            {
+                data.Add(mode, value);
+            }
+        }
+
+        return data;
+    }
+
+    /// <summary>Every configuration of <paramref name="modes"/> crossed with every pair of <paramref name="pairs"/>.</summary>
+    public static TheoryData<string, T1, T2> Cross<T1, T2>(IEnumerable<string> modes, params (T1, T2)[] pairs)
+    {
+        var data = new TheoryData<string, T1, T2>();
+        foreach (var mode in modes)
+        {
+            foreach (var (first, second) in pairs)
+            {
+                data.Add(mode, first, second);
+            }
+        }
+
+        return data;
+    }
+}
