@@ -21,6 +21,9 @@ public sealed class ProxyOptions
     /// <summary>Key <c>pool.maxIdlePerDownstream</c>: idle connections kept per downstream by the pooled strategy.</summary>
     public int MaxIdleConnectionsPerDownstream { get; init; } = 1024;
 
+    /// <summary>Key <c>pool.idleTimeoutMs</c>: pooled connections idle longer than this are closed (SocketsHttpHandler's 1 min).</summary>
+    public TimeSpan PooledConnectionIdleTimeout { get; init; } = TimeSpan.FromMinutes(1);
+
     /// <summary>Key <c>preserveHost</c>: forward the client's <c>Host</c> instead of the downstream authority (YARP's default is to rewrite it).</summary>
     public bool PreserveHost { get; init; }
 

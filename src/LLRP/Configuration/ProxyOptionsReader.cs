@@ -22,6 +22,7 @@ public static class ProxyOptionsReader
             Mode = ReadMode(configuration),
             ConnectionStrategy = ReadStrategy(configuration),
             MaxIdleConnectionsPerDownstream = ReadInt(configuration, "pool.maxIdlePerDownstream", defaults.MaxIdleConnectionsPerDownstream, 0),
+            PooledConnectionIdleTimeout = ReadMilliseconds(configuration, "pool.idleTimeoutMs", defaults.PooledConnectionIdleTimeout),
             PreserveHost = ReadBool(configuration, "preserveHost", defaults.PreserveHost),
             ForwardedHeaders = ReadBool(configuration, "forwardedHeaders", defaults.ForwardedHeaders),
             AddVia = ReadBool(configuration, "via", defaults.AddVia),

@@ -36,4 +36,27 @@ internal sealed class IdleConnectionStack(int capacity)
             return true;
         }
     }
+
+    /// <summary>Removes the connections idle since before <paramref name="cutoff"/> (the oldest sit at the bottom) and returns how many.</summary>
+    public int RemoveIdleSince(long cutoff, Span<UpstreamConnection> removed)
+    {
+        lock (_lock)
+        {
+            var expired = 0;
+            while (expired < _count && expired < removed.Length && _items[expired].IdleSince < cutoff)
+            {
+                removed[expired] = _items[expired];
+                expired++;
+            }
+
+            if (expired > 0)
+            {
+                Array.Copy(_items, expired, _items, 0, _count - expired);
+                Array.Clear(_items, _count - expired, expired);
+                _count -= expired;
+            }
+
+            return expired;
+        }
+    }
 }

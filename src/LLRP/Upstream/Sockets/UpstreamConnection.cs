@@ -16,6 +16,9 @@ internal sealed class UpstreamConnection(ConnectionContext transport, Downstream
 
     public PipeWriter Output => transport.Transport.Output;
 
+    /// <summary><see cref="Environment.TickCount64"/> when the connection last went back to the pool.</summary>
+    public long IdleSince { get; set; }
+
     /// <summary>Responses completed on this connection; a reused connection may have been closed by the downstream meanwhile.</summary>
     public int CompletedResponses { get; set; }
 

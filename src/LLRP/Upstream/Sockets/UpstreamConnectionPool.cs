@@ -5,48 +5,86 @@ namespace LLRP.Upstream.Sockets;
 /// <summary>
 /// Idle upstream connections shared by all client connections (the <c>pooled</c> strategy), a bounded stack per
 /// downstream: the most recently used connection is reused first, so its buffers and the downstream's are warm.
+/// Connections idle longer than the idle timeout are closed by a sweep once a second.
 /// </summary>
-internal sealed class UpstreamConnectionPool(ProxyOptions options) : IDisposable
+internal sealed class UpstreamConnectionPool : IDisposable
 {
-    private readonly Dictionary<DownstreamEndpoint, IdleConnectionStack> _idle =
-        options.Downstreams.ToDictionary(d => d, _ => new IdleConnectionStack(options.MaxIdleConnectionsPerDownstream));
+    private const int SweepBatch = 64;
+
+    private readonly Dictionary<DownstreamEndpoint, IdleConnectionStack> _idle;
+    private readonly long _idleTimeoutMs;
+    private readonly Timer _sweeper;
+
+    public UpstreamConnectionPool(ProxyOptions options)
+    {
+        _idle = options.Downstreams.ToDictionary(d => d, _ => new IdleConnectionStack(options.MaxIdleConnectionsPerDownstream));
+        _idleTimeoutMs = (long)options.PooledConnectionIdleTimeout.TotalMilliseconds;
+        _sweeper = new Timer(static state => ((UpstreamConnectionPool)state!).CloseExpired(), this, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
+    }
 
     /// <summary>An idle connection that is still open, or null.</summary>
     public UpstreamConnection? Rent(DownstreamEndpoint downstream)
     {
         var stack = _idle[downstream];
+        var cutoff = Environment.TickCount64 - _idleTimeoutMs;
         while (stack.TryPop(out var connection))
         {
-            if (connection.IsIdleAndOpen())
+            if (connection.IdleSince >= cutoff && connection.IsIdleAndOpen())
             {
                 return connection;
             }
 
-            _ = connection.DisposeAsync();
+            Close(connection);
         }
 
         return null;
     }
 
-    /// <summary>Keeps a reusable connection; disposes it when the downstream's idle stack is full.</summary>
+    /// <summary>Keeps a reusable connection; closes it when the downstream's idle stack is full.</summary>
     public void Return(UpstreamConnection connection)
     {
+        connection.IdleSince = Environment.TickCount64;
         if (!_idle[connection.Downstream].TryPush(connection))
         {
-            _ = connection.DisposeAsync();
+            Close(connection);
         }
     }
 
     /// <summary>Closes every idle connection when the proxy stops.</summary>
     public void Dispose()
     {
+        _sweeper.Dispose();
         foreach (var stack in _idle.Values)
         {
             while (stack.TryPop(out var connection))
             {
-                connection.Abort();
-                _ = connection.DisposeAsync();
+                Close(connection);
             }
         }
+    }
+
+    private void CloseExpired()
+    {
+        var cutoff = Environment.TickCount64 - _idleTimeoutMs;
+        var expired = new UpstreamConnection[SweepBatch];
+        foreach (var stack in _idle.Values)
+        {
+            int count;
+            do
+            {
+                count = stack.RemoveIdleSince(cutoff, expired);
+                for (var i = 0; i < count; i++)
+                {
+                    Close(expired[i]);
+                }
+            }
+            while (count == SweepBatch);
+        }
+    }
+
+    private static void Close(UpstreamConnection connection)
+    {
+        connection.Abort();
+        _ = connection.DisposeAsync();
     }
 }
