@@ -33,5 +33,4 @@ internal enum RejectionReason : byte
     InvalidTrailer,
     UnexpectedEndOfBody,
     InvalidStatusLine,
-    UnexpectedResponse,
 }

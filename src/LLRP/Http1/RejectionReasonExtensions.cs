@@ -45,7 +45,6 @@ internal static class RejectionReasonExtensions
         RejectionReason.InvalidTrailer => "invalid trailer section",
         RejectionReason.UnexpectedEndOfBody => "connection closed before the end of the body",
         RejectionReason.InvalidStatusLine => "malformed status line",
-        RejectionReason.UnexpectedResponse => "response not allowed here",
         _ => reason.ToString(),
     };
 }

@@ -26,9 +26,6 @@ internal enum ForwarderError : byte
     /// <summary>The response body failed after its head was sent: the client connection is aborted.</summary>
     ResponseBodyFailed,
 
-    /// <summary>The client's request body was malformed, truncated or too large: 400/413 (or an abort once the response started).</summary>
-    RequestBodyRejected,
-
     /// <summary>The client went away.</summary>
     ClientAborted,
 }
