@@ -29,7 +29,6 @@ internal sealed partial class ContextConnection : FrontEndConnection
     private readonly TargetUriCache _uris;
     private CachedString _method;
     private CachedString _authority;
-    private StreamBodyContent? _reusedContent;
     private IPAddress? _lastRemoteAddress;
     private string _lastRemoteAddressString = "unknown";
 
@@ -70,17 +69,7 @@ internal sealed partial class ContextConnection : FrontEndConnection
         return true;
     }
 
-    protected override ForwardedContent CreateContent()
-    {
-        if (!Options.ReuseHttpRequestMessage)
-        {
-            return new StreamBodyContent(Body);
-        }
-
-        var content = _reusedContent ??= new StreamBodyContent(Body);
-        content.Reset();
-        return content;
-    }
+    protected override ForwardedContent NewContent() => new StreamBodyContent(Body);
 
     protected override async ValueTask<bool> ForwardAsync()
     {

@@ -25,6 +25,7 @@ internal abstract partial class FrontEndConnection : ITrackedConnection
     private readonly ClientConnectionTracker _tracker;
     private InvokerSelector _invokers;
     private HttpRequestMessage? _reusedMessage;
+    private ForwardedContent? _reusedContent;
     private CancellationTokenSource? _timer;
     private long _requestStart;
     private long _deadline = long.MaxValue;
@@ -125,8 +126,21 @@ internal abstract partial class FrontEndConnection : ITrackedConnection
     /// <summary>Sends the request prepared last and answers it; false when the connection ends.</summary>
     protected abstract ValueTask<bool> ForwardAsync();
 
-    /// <summary>A new request content reading <see cref="Body"/>.</summary>
-    protected abstract ForwardedContent CreateContent();
+    /// <summary>The request content reading <see cref="Body"/>: a new one per request, or (reusing) one per connection, emptied for each request.</summary>
+    protected ForwardedContent CreateContent()
+    {
+        if (!Options.ReuseHttpRequestMessage)
+        {
+            return NewContent();
+        }
+
+        var content = _reusedContent ??= NewContent();
+        content.Reset();
+        return content;
+    }
+
+    /// <summary>A new request content of the mode's kind, reading <see cref="Body"/>.</summary>
+    protected abstract ForwardedContent NewContent();
 
     /// <summary>The response was forwarded to its end: counted, with the request body's bytes.</summary>
     protected void Completed()

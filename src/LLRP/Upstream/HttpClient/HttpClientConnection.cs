@@ -15,7 +15,6 @@ namespace LLRP.Upstream.HttpClient;
 internal sealed class HttpClientConnection : FrontEndConnection
 {
     private readonly RequestMessageBuilder _builder;
-    private PipeBodyContent? _reusedContent;
     private HttpRequestMessage? _message;
 
     public HttpClientConnection(ConnectionContext connection, DownstreamEndpoint downstream, HttpClientModeServices services)
@@ -29,18 +28,7 @@ internal sealed class HttpClientConnection : FrontEndConnection
         return true;
     }
 
-    /// <summary>One content per request, or (reusing) one per connection, emptied for each request.</summary>
-    protected override ForwardedContent CreateContent()
-    {
-        if (!Options.ReuseHttpRequestMessage)
-        {
-            return new PipeBodyContent(Body);
-        }
-
-        var content = _reusedContent ??= new PipeBodyContent(Body);
-        content.Reset();
-        return content;
-    }
+    protected override ForwardedContent NewContent() => new PipeBodyContent(Body);
 
     protected override async ValueTask<bool> ForwardAsync()
     {
