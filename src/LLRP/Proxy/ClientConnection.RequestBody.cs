@@ -21,11 +21,13 @@ internal sealed partial class ClientConnection
         var startTimestamp = Stopwatch.GetTimestamp();
         var pump = PumpRequestBodyAsync(_request.Framing, _request.ContentLength);
         var outcome = await ForwardResponseAsync(_pending[0]);
-        if (!pump.IsCompleted)
+        var upstreamAborted = !pump.IsCompleted;
+        if (upstreamAborted)
         {
-            // The response ended (or failed) before the body was all sent upstream: that connection is not at a
-            // message boundary. The client's is, if its whole body was read and only the last flush is pending;
-            // otherwise the rest of the body will not be read and the client connection must close too.
+            // The response ended (or failed) before the body was all sent upstream: that connection is not known to
+            // be at a message boundary, so it is aborted and never reused, even if the pump's last flush then
+            // succeeds. The client's is, if its whole body was read and only the last flush is pending; otherwise
+            // the rest of the body will not be read and the client connection must close too.
             _upstream?.Abort();
             if (!Volatile.Read(ref _requestBodyRead))
             {
@@ -54,7 +56,7 @@ internal sealed partial class ClientConnection
 
         _upstream!.CompletedResponses++;
         _metrics.RequestCompleted(startTimestamp);
-        ReleaseUpstream(outcome.UpstreamReusable && pumped == BodyPumpResult.Completed);
+        ReleaseUpstream(outcome.UpstreamReusable && pumped == BodyPumpResult.Completed && !upstreamAborted);
         return outcome.CloseClient || !Volatile.Read(ref _requestBodyRead);
     }
 

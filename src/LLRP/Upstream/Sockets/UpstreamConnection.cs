@@ -9,6 +9,7 @@ namespace LLRP.Upstream.Sockets;
 internal sealed class UpstreamConnection(ConnectionContext transport, DownstreamEndpoint downstream, ProxyMetrics? metrics = null) : IAsyncDisposable
 {
     private int _disposed;
+    private volatile bool _aborted;
 
     public DownstreamEndpoint Downstream { get; } = downstream;
 
@@ -23,21 +24,39 @@ internal sealed class UpstreamConnection(ConnectionContext transport, Downstream
     public int CompletedResponses { get; set; }
 
     /// <summary>
-    /// True when nothing arrived while the connection was idle: no bytes (which would belong to no request) and
-    /// no end of stream (the downstream closed it).
+    /// True when nothing arrived while the connection was idle: no bytes (which would belong to no request), no end
+    /// of stream (the downstream closed it) and no failure (a reset, or an abort by the proxy itself).
     /// </summary>
     public bool IsIdleAndOpen()
     {
-        if (!Input.TryRead(out var result))
+        if (_aborted)
         {
-            return true;
+            return false;
+        }
+
+        ReadResult result;
+        try
+        {
+            if (!Input.TryRead(out result))
+            {
+                return true;
+            }
+        }
+        catch (Exception e) when (e is IOException or ConnectionAbortedException or ConnectionResetException or ObjectDisposedException or InvalidOperationException)
+        {
+            return false;
         }
 
         Input.AdvanceTo(result.Buffer.Start);
         return false;
     }
 
-    public void Abort() => transport.Abort(new ConnectionAbortedException("Upstream connection discarded."));
+    /// <summary>Tears the connection down; it is never reused after this, whatever its pipes still report.</summary>
+    public void Abort()
+    {
+        _aborted = true;
+        transport.Abort(new ConnectionAbortedException("Upstream connection discarded."));
+    }
 
     public async ValueTask DisposeAsync()
     {
