@@ -28,7 +28,14 @@ public sealed class BadRequestTests
         "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
         // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with two.
         "GET / HTTP/1.1\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n");
+        "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+        // RFC 9110 §4.2.1: an http URI with an empty host is invalid (RFC 9112 §3.2: 400 for an invalid Host).
+        "GET / HTTP/1.1\r\nHost:\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: :8080\r\n\r\n",
+        "GET http://:8080/ HTTP/1.1\r\nHost: a\r\n\r\n");
+
+    /// <summary>RFC 9112 §7.1.1: a ";" without a name, whitespace leading nowhere, a name or value that is not a token.</summary>
+    public static TheoryData<string, string> InvalidChunkExtensions => LlrpModes.Cross("5;", "5 ;", "5;bad[=x", "5;x=\"open", "5 ");
 
     public static TheoryData<string, string> UnsupportedVersions => LlrpModes.Cross("HTTP/2.0", "HTTP/3.0");
 
@@ -154,6 +161,34 @@ public sealed class BadRequestTests
         await client.AssertClosedByPeerAsync();
         await origin.ConnectionsEndedAsync();
         Assert.Empty(origin.Requests);
+    }
+
+    [Theory]
+    [MemberData(nameof(InvalidChunkExtensions))]
+    public async Task InvalidChunkExtension_400AndUpstreamNeverComplete(string mode, string chunkLine)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync($"POST /upload HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n{chunkLine}\r\nhello\r\n0\r\n\r\n");
+        var response = await client.ReadResponseAsync();
+
+        Assert.Equal(400, response.StatusCode);
+        Assert.Contains("close", response.Head.Tokens("Connection"));
+        await client.AssertClosedByPeerAsync();
+        await origin.ConnectionsEndedAsync();
+        Assert.Empty(origin.Requests);
+    }
+
+    // RFC 9112 §3: a method longer than any the server implements gets 501; the target is not what is long (no 414).
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task MethodOverRequestLineLimit_501(string mode)
+    {
+        var response = await RejectAsync(mode, new string('M', 100 * 1024) + " / HTTP/1.1\r\nHost: a\r\n\r\n");
+
+        Assert.Equal(501, response.StatusCode);
     }
 
     // RFC 9112 §9.3.2: pipelined requests before the bad one are answered; then 400 and close.

@@ -16,12 +16,19 @@ internal struct ChunkedDecoder(int maxLineSize, int maxTrailerSize)
     private int _digits;
     private int _lineLength;
     private int _trailerLength;
-    private bool _extensionStarted;
 
     private enum State : byte
     {
         Size,
-        Extension,
+        ExtensionBeforeSemicolon,
+        ExtensionBeforeName,
+        ExtensionName,
+        ExtensionAfterName,
+        ExtensionBeforeValue,
+        ExtensionTokenValue,
+        ExtensionQuotedValue,
+        ExtensionQuotedPair,
+        ExtensionAfterValue,
         SizeLineFeed,
         Data,
         DataCarriageReturn,
@@ -108,24 +115,13 @@ internal struct ChunkedDecoder(int maxLineSize, int maxTrailerSize)
                     HttpMessageException.Throw(RejectionReason.InvalidChunkSize);
                 }
 
-                if (value == (byte)'\r')
+                _state = value switch
                 {
-                    _state = State.SizeLineFeed;
-                }
-                else if (value is (byte)';' or (byte)' ' or (byte)'\t')
-                {
-                    _state = State.Extension;
-                    _extensionStarted = value == (byte)';';
-                }
-                else
-                {
-                    HttpMessageException.Throw(RejectionReason.InvalidChunkSize);
-                }
-
-                return;
-            case State.Extension:
-                CountLineByte();
-                StepExtension(value);
+                    (byte)'\r' => State.SizeLineFeed,
+                    (byte)';' => State.ExtensionBeforeName,
+                    (byte)' ' or (byte)'\t' => State.ExtensionBeforeSemicolon,
+                    _ => InvalidChunkSize(),
+                };
                 return;
             case State.SizeLineFeed:
                 Expect(value, (byte)'\n', RejectionReason.BareLineFeed);
@@ -141,36 +137,100 @@ internal struct ChunkedDecoder(int maxLineSize, int maxTrailerSize)
                 Expect(value, (byte)'\n', RejectionReason.MissingChunkTerminator);
                 _state = State.Size;
                 return;
+            case >= State.ExtensionBeforeSemicolon and <= State.ExtensionAfterValue:
+                CountLineByte();
+                if (value == (byte)'\n')
+                {
+                    HttpMessageException.Throw(RejectionReason.BareLineFeed);
+                }
+
+                _state = NextExtensionState(_state, value);
+                return;
             default:
                 StepTrailer(value);
                 return;
         }
     }
 
-    /// <summary>chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ): checked for forbidden bytes only, then dropped.</summary>
-    private void StepExtension(byte value)
+    /// <summary>
+    /// One byte of chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ), chunk-ext-name = token,
+    /// chunk-ext-val = token / quoted-string (RFC 9112 §7.1.1, RFC 9110 §5.6.4): validated exactly, then dropped.
+    /// Whitespace must lead to a ";" or an "=", so the line cannot end in it.
+    /// </summary>
+    private static State NextExtensionState(State state, byte value) => state switch
     {
-        if (value == (byte)'\r')
+        State.ExtensionBeforeSemicolon => value switch
         {
-            if (!_extensionStarted)
-            {
-                HttpMessageException.Throw(RejectionReason.InvalidChunkExtension);
-            }
-
-            _state = State.SizeLineFeed;
-            return;
-        }
-
-        if (value == (byte)';')
+            (byte)' ' or (byte)'\t' => state,
+            (byte)';' => State.ExtensionBeforeName,
+            _ => InvalidExtension(),
+        },
+        State.ExtensionBeforeName => value switch
         {
-            _extensionStarted = true;
-            return;
-        }
-
-        if (!_extensionStarted ? !HttpCharacters.IsWhitespace(value) : IsControl(value))
+            (byte)' ' or (byte)'\t' => state,
+            _ when HttpCharacters.IsToken(value) => State.ExtensionName,
+            _ => InvalidExtension(),
+        },
+        State.ExtensionName => value switch
         {
-            HttpMessageException.Throw(value == (byte)'\n' ? RejectionReason.BareLineFeed : RejectionReason.InvalidChunkExtension);
-        }
+            (byte)'\r' => State.SizeLineFeed,
+            (byte)';' => State.ExtensionBeforeName,
+            (byte)'=' => State.ExtensionBeforeValue,
+            (byte)' ' or (byte)'\t' => State.ExtensionAfterName,
+            _ when HttpCharacters.IsToken(value) => state,
+            _ => InvalidExtension(),
+        },
+        State.ExtensionAfterName => value switch
+        {
+            (byte)' ' or (byte)'\t' => state,
+            (byte)';' => State.ExtensionBeforeName,
+            (byte)'=' => State.ExtensionBeforeValue,
+            _ => InvalidExtension(),
+        },
+        State.ExtensionBeforeValue => value switch
+        {
+            (byte)' ' or (byte)'\t' => state,
+            (byte)'"' => State.ExtensionQuotedValue,
+            _ when HttpCharacters.IsToken(value) => State.ExtensionTokenValue,
+            _ => InvalidExtension(),
+        },
+        State.ExtensionTokenValue => value switch
+        {
+            (byte)'\r' => State.SizeLineFeed,
+            (byte)';' => State.ExtensionBeforeName,
+            (byte)' ' or (byte)'\t' => State.ExtensionBeforeSemicolon,
+            _ when HttpCharacters.IsToken(value) => state,
+            _ => InvalidExtension(),
+        },
+        State.ExtensionQuotedValue => value switch
+        {
+            (byte)'"' => State.ExtensionAfterValue,
+            (byte)'\\' => State.ExtensionQuotedPair,
+            _ when HttpCharacters.IsQuotedText(value) => state,
+            _ => InvalidExtension(),
+        },
+        State.ExtensionQuotedPair => HttpCharacters.IsQuotedText(value) || value is (byte)'"' or (byte)'\\'
+            ? State.ExtensionQuotedValue
+            : InvalidExtension(),
+        _ => value switch
+        {
+            (byte)'\r' => State.SizeLineFeed,
+            (byte)';' => State.ExtensionBeforeName,
+            (byte)' ' or (byte)'\t' => State.ExtensionBeforeSemicolon,
+            _ => InvalidExtension(),
+        },
+    };
+
+    private static State InvalidExtension()
+    {
+        HttpMessageException.Throw(RejectionReason.InvalidChunkExtension);
+        return default;
+    }
+
+    private static State InvalidChunkSize()
+    {
+        HttpMessageException.Throw(RejectionReason.InvalidChunkSize);
+        return default;
     }
 
     /// <summary>trailer-section = *( field-line CRLF ): validated like header fields, bounded, then dropped (RFC 9110 §6.5.1).</summary>

@@ -1,13 +1,16 @@
 namespace LLRP.Http1;
 
-/// <summary>Host = uri-host [ ":" port ] (RFC 9110 §7.2, RFC 3986 §3.2.2); an empty value is allowed.</summary>
+/// <summary>
+/// Host = uri-host [ ":" port ] (RFC 9110 §7.2, RFC 3986 §3.2.2) for an <c>http</c> or <c>https</c> target, whose host
+/// must not be empty (RFC 9110 §4.2.1: a recipient MUST reject such a URI as invalid): an empty value, or a port alone, is not valid.
+/// </summary>
 internal static class HostSyntax
 {
     public static bool IsValid(ReadOnlySpan<byte> host)
     {
-        if (host.IsEmpty)
+        if (host.IsEmpty || host[0] == (byte)':')
         {
-            return true;
+            return false;
         }
 
         int portStart;

@@ -47,6 +47,13 @@ internal static class HttpCharacters
     public static bool IsValidTarget(ReadOnlySpan<byte> value)
         => value.IndexOfAnyExceptInRange((byte)0x21, (byte)0x7E) < 0;
 
+    /// <summary>
+    /// True for qdtext = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text (RFC 9110 §5.6.4); a quoted-pair may also
+    /// escape '"' and '\'.
+    /// </summary>
+    public static bool IsQuotedText(byte value)
+        => value is (byte)'\t' or (byte)' ' or 0x21 or (>= 0x23 and <= 0x5B) or (>= 0x5D and <= 0x7E) or >= 0x80;
+
     public static bool IsWhitespace(byte value) => value is (byte)' ' or (byte)'\t';
 
     /// <summary>Removes optional whitespace (OWS, RFC 9110 §5.6.3) at both ends.</summary>

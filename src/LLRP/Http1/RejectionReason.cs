@@ -10,6 +10,7 @@ internal enum RejectionReason : byte
     UnsupportedVersion,
     UnsupportedMethod,
     RequestLineTooLong,
+    MethodTooLong,
     HeadersTooLarge,
     TooManyHeaders,
     BareLineFeed,

@@ -8,7 +8,7 @@ internal static class RejectionReasonExtensions
         RejectionReason.RequestLineTooLong => 414,
         RejectionReason.HeadersTooLarge or RejectionReason.TooManyHeaders => 431,
         RejectionReason.UnsupportedVersion => 505,
-        RejectionReason.UnsupportedMethod or RejectionReason.UnsupportedTransferCoding => 501,
+        RejectionReason.UnsupportedMethod or RejectionReason.MethodTooLong or RejectionReason.UnsupportedTransferCoding => 501,
         RejectionReason.BodyTooLarge => 413,
         _ => 400,
     };
@@ -22,6 +22,7 @@ internal static class RejectionReasonExtensions
         RejectionReason.UnsupportedVersion => "only HTTP/1.0 and HTTP/1.1 are supported",
         RejectionReason.UnsupportedMethod => "CONNECT is not supported",
         RejectionReason.RequestLineTooLong => "request line too long",
+        RejectionReason.MethodTooLong => "method longer than any supported",
         RejectionReason.HeadersTooLarge => "header section too large",
         RejectionReason.TooManyHeaders => "too many header fields",
         RejectionReason.BareLineFeed => "line not terminated by CRLF",

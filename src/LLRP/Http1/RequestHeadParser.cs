@@ -85,7 +85,7 @@ internal static class RequestHeadParser
         {
             if (window.Length == limits.MaxRequestLineSize)
             {
-                HttpMessageException.Throw(RejectionReason.RequestLineTooLong);
+                RejectLongRequestLine(window);
             }
 
             return false;
@@ -105,6 +105,20 @@ internal static class RequestHeadParser
         head.SetSource(head.Source[..headLength]);
         ApplyRequestSemantics(head);
         return true;
+    }
+
+    /// <summary>
+    /// The request line does not fit the limit. When not even the method ends within it, the method is what is long:
+    /// 501, as RFC 9112 §3 asks for a method longer than any implemented (or 400 if it is not a token); otherwise 414.
+    /// </summary>
+    private static void RejectLongRequestLine(ReadOnlySpan<byte> window)
+    {
+        if (window.IndexOf((byte)' ') >= 0)
+        {
+            HttpMessageException.Throw(RejectionReason.RequestLineTooLong);
+        }
+
+        HttpMessageException.Throw(HttpCharacters.IndexOfNonToken(window) >= 0 ? RejectionReason.InvalidMethod : RejectionReason.MethodTooLong);
     }
 
     /// <summary>request-line = method SP request-target SP HTTP-version (RFC 9112 §3).</summary>

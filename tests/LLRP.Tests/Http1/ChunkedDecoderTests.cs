@@ -18,7 +18,10 @@ public sealed class ChunkedDecoderTests
         { "1\r\n0\r\n1\r\n\n\r\n0\r\n\r\n", "0\n" },
     };
 
-    /// <summary>RFC 9112 §7.1.1: chunk extensions are parsed and ignored (BWS around ";" as implemented: after the size only).</summary>
+    /// <summary>
+    /// RFC 9112 §7.1.1: chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ), the name a token,
+    /// the value a token or a quoted-string (RFC 9110 §5.6.4, obs-text and quoted-pairs included): parsed and ignored.
+    /// </summary>
     public static readonly TheoryData<string> BodiesWithExtensions =
     [
         "5;name=value\r\nhello\r\n0\r\n\r\n",
@@ -26,7 +29,12 @@ public sealed class ChunkedDecoderTests
         "5;a;b=c;d=\"e f\"\r\nhello\r\n0;last\r\n\r\n",
         "5 ;x\r\nhello\r\n0\r\n\r\n",
         "5\t; x = y\r\nhello\r\n0\r\n\r\n",
-        "5;\u00e9=\u00ff\r\nhello\r\n0\r\n\r\n",
+        "5;x=\"\"\r\nhello\r\n0\r\n\r\n",
+        "5;x=\"a\\\"b\\\\c\\\td\"\r\nhello\r\n0\r\n\r\n",
+        "5;x=\"\u00e9\u00ff\"\r\nhello\r\n0\r\n\r\n",
+        "5;x=\"v\" ;y\r\nhello\r\n0\r\n\r\n",
+        "5;x=v ;y = \"w\";z\r\nhello\r\n0\r\n\r\n",
+        "5;!#$%&'*+-.^_`|~=!#$%&'*+-.^_`|~\r\nhello\r\n0\r\n\r\n",
     ];
 
     /// <summary>RFC 9112 §7.1.2: trailer fields are parsed and, here, dropped (RFC 9110 §6.5.1 lets a recipient discard them).</summary>
@@ -119,10 +127,32 @@ public sealed class ChunkedDecoderTests
     public void Decode_BareLineEnding_Throws(string body)
         => AssertRejected(body, RejectionReason.BareLineFeed);
 
-    /// <summary>RFC 9112 §7.1.1: chunk-ext = *( BWS ";" BWS chunk-ext-name ... ): whitespace must lead to a ";", and no controls.</summary>
+    /// <summary>
+    /// RFC 9112 §7.1.1: every ";" needs a token name after it, whitespace must lead to a ";" or an "=", an "=" needs a
+    /// token or a complete quoted-string, and nothing else (no controls, no separators, no obs-text outside quotes).
+    /// </summary>
     [Theory]
     [InlineData("5 \r\nhello\r\n")]
     [InlineData("5 x\r\nhello\r\n")]
+    [InlineData("5;\r\nhello\r\n")]
+    [InlineData("5 ;\r\nhello\r\n")]
+    [InlineData("5;;x\r\nhello\r\n")]
+    [InlineData("5;x;\r\nhello\r\n")]
+    [InlineData("5;x \r\nhello\r\n")]
+    [InlineData("5;x=\r\nhello\r\n")]
+    [InlineData("5;x= \r\nhello\r\n")]
+    [InlineData("5;x=v \r\nhello\r\n")]
+    [InlineData("5;=v\r\nhello\r\n")]
+    [InlineData("5;bad[=x\r\nhello\r\n")]
+    [InlineData("5;x=a[b\r\nhello\r\n")]
+    [InlineData("5;x=a=b\r\nhello\r\n")]
+    [InlineData("5;x y\r\nhello\r\n")]
+    [InlineData("5;x=\"open\r\nhello\r\n")]
+    [InlineData("5;x=\"a\"b\r\nhello\r\n")]
+    [InlineData("5;x=\"a\u0001\"\r\nhello\r\n")]
+    [InlineData("5;x=\"a\\\u007f\"\r\nhello\r\n")]
+    [InlineData("5;\u00e9=\u00ff\r\nhello\r\n")]
+    [InlineData("5;x=\u00ff\r\nhello\r\n")]
     [InlineData("5;x\u0001\r\nhello\r\n")]
     [InlineData("5;x\0\r\nhello\r\n")]
     [InlineData("5;x\u007f\r\nhello\r\n")]

@@ -90,11 +90,34 @@ public sealed class RequestHeadRejectionTests
     [InlineData("exa mple.com")]
     [InlineData("a/b")]
     [InlineData("user@a")]
+    [InlineData("")]
+    [InlineData(":80")]
     public void TryParse_InvalidHostValue_Rejected(string host)
     {
         var reason = RequestParsing.RejectEverySplit($"GET / HTTP/1.1\r\nHost: {host}\r\n\r\n");
 
         Assert.Equal(400, reason.StatusCode());
+    }
+
+    /// <summary>RFC 9110 §4.2.1: an http URI with an empty host is invalid, in a Host field or an absolute-form target.</summary>
+    [Theory]
+    [InlineData("GET / HTTP/1.1\r\nHost:\r\n\r\n")]
+    [InlineData("GET / HTTP/1.1\r\nHost: \t \r\n\r\n")]
+    [InlineData("GET / HTTP/1.0\r\nHost:\r\n\r\n")]
+    [InlineData("GET http://:80/ HTTP/1.1\r\nHost: a\r\n\r\n")]
+    public void TryParse_EmptyHost_Rejected(string message)
+        => RequestParsing.AssertRejected(message, RejectionReason.InvalidHost, 400);
+
+    /// <summary>RFC 9112 §3: a method longer than any implemented gets 501, not 414: the target is not what is long.</summary>
+    [Fact]
+    public void TryParse_MethodOverRequestLineLimit_501()
+    {
+        var limits = new RequestLimits(64, 1024, 100);
+
+        Assert.Equal(RejectionReason.MethodTooLong, RequestParsing.RejectEverySplit(new string('M', 64), limits));
+        Assert.Equal(RejectionReason.MethodTooLong, RequestParsing.RejectEverySplit(new string('M', 100) + " / HTTP/1.1\r\n" + Host + "\r\n", limits));
+        Assert.Equal(RejectionReason.InvalidMethod, RequestParsing.RejectEverySplit(new string('M', 40) + "(" + new string('M', 40), limits));
+        Assert.Equal(501, RejectionReason.MethodTooLong.StatusCode());
     }
 
     /// <summary>RFC 9110 §9.1: method = token.</summary>
