@@ -1,11 +1,13 @@
 using LLRP.Configuration;
 using LLRP.Hosting;
+using Microsoft.Extensions.Hosting;
 
 try
 {
     var app = ProxyHost.Build(args);
+    await app.StartAsync();
     Console.WriteLine(StartupReport.Describe(app));
-    await app.RunAsync();
+    await app.WaitForShutdownAsync();
     return 0;
 }
 catch (ProxyConfigurationException e)

@@ -6,11 +6,17 @@ namespace LLRP.Configuration;
 /// </summary>
 public sealed class ProxyOptions
 {
+    /// <summary>Key <c>urls</c>: where the proxy listens, <c>;</c>-separated (every interface on port 8080 by default, as the original LLRP).</summary>
+    public string Urls { get; init; } = ProxyOptionsReader.DefaultUrls;
+
     /// <summary>Key <c>downstream</c>: the downstreams, used round-robin per client connection.</summary>
     public required IReadOnlyList<DownstreamEndpoint> Downstreams { get; init; }
 
     /// <summary>True when no <c>downstream</c> was configured and the bundled origin runs in-process.</summary>
     public bool EmbeddedDownstream { get; init; }
+
+    /// <summary>Key <c>origin.urls</c>: where the bundled origin listens when it runs in-process (loopback port 8081 by default).</summary>
+    public string OriginUrl { get; init; } = ProxyOptionsReader.EmbeddedDownstreamUrl;
 
     /// <summary>Key <c>mode</c> (or the prototype's <c>httpclient</c>, <c>httpclient-httpcontext</c>, <c>yarp</c> flags).</summary>
     public ProxyMode Mode { get; init; } = ProxyMode.Raw;

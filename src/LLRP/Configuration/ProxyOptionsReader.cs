@@ -6,43 +6,49 @@ namespace LLRP.Configuration;
 /// <summary>Reads and validates <see cref="ProxyOptions"/>; throws <see cref="ProxyConfigurationException"/> on the first bad value.</summary>
 public static class ProxyOptionsReader
 {
-    /// <summary>Where the bundled origin listens when no <c>downstream</c> is configured.</summary>
+    /// <summary>Where the bundled origin listens when no <c>downstream</c> is configured, unless <c>origin.urls</c> says otherwise.</summary>
     public const string EmbeddedDownstreamUrl = "http://127.0.0.1:8081";
+
+    /// <summary>Where the proxy listens when <c>urls</c> is not configured: every interface, as the original LLRP.</summary>
+    public const string DefaultUrls = "http://*:8080";
 
     public static ProxyOptions Read(IConfiguration configuration)
     {
-        var downstreamValue = configuration["downstream"];
+        var downstreamValue = configuration[ConfigurationKeys.Downstream];
         var embedded = string.IsNullOrWhiteSpace(downstreamValue);
         var defaults = new ProxyOptions { Downstreams = [] };
+        var originUrl = ReadOriginUrl(configuration);
 
         return new ProxyOptions
         {
-            Downstreams = ReadDownstreams(embedded ? EmbeddedDownstreamUrl : downstreamValue!),
+            Urls = string.IsNullOrWhiteSpace(configuration[ConfigurationKeys.Urls]) ? DefaultUrls : configuration[ConfigurationKeys.Urls]!,
+            Downstreams = embedded ? [OriginAsDownstream(originUrl)] : ReadDownstreams(downstreamValue!),
             EmbeddedDownstream = embedded,
+            OriginUrl = originUrl,
             Mode = ReadMode(configuration),
             ConnectionStrategy = ReadStrategy(configuration),
-            MaxIdleConnectionsPerDownstream = ReadInt(configuration, "pool.maxIdlePerDownstream", defaults.MaxIdleConnectionsPerDownstream, 0),
-            PooledConnectionIdleTimeout = ReadMilliseconds(configuration, "pool.idleTimeoutMs", defaults.PooledConnectionIdleTimeout),
-            PreserveHost = ReadBool(configuration, "preserveHost", defaults.PreserveHost),
-            ForwardedHeaders = ReadBool(configuration, "forwardedHeaders", defaults.ForwardedHeaders),
-            AddVia = ReadBool(configuration, "via", defaults.AddVia),
-            ConnectTimeout = ReadMilliseconds(configuration, "timeouts.connectMs", defaults.ConnectTimeout),
-            ResponseHeadersTimeout = ReadMilliseconds(configuration, "timeouts.responseHeadersMs", defaults.ResponseHeadersTimeout),
-            KeepAliveTimeout = ReadMilliseconds(configuration, "timeouts.keepAliveMs", defaults.KeepAliveTimeout),
-            RequestHeadersTimeout = ReadMilliseconds(configuration, "timeouts.requestHeadersMs", defaults.RequestHeadersTimeout),
-            MaxRequestLineSize = ReadInt(configuration, "limits.maxRequestLineSize", defaults.MaxRequestLineSize, 64),
-            MaxRequestHeadersTotalSize = ReadInt(configuration, "limits.maxRequestHeadersTotalSize", defaults.MaxRequestHeadersTotalSize, 64),
-            MaxRequestHeaderCount = ReadInt(configuration, "limits.maxRequestHeaderCount", defaults.MaxRequestHeaderCount, 1),
-            MaxRequestBodySize = ReadLong(configuration, "limits.maxRequestBodySize", defaults.MaxRequestBodySize),
-            MaxResponseHeadersTotalSize = ReadInt(configuration, "limits.maxResponseHeadersTotalSize", defaults.MaxResponseHeadersTotalSize, 64),
-            MaxChunkLineSize = ReadInt(configuration, "limits.maxChunkLineSize", defaults.MaxChunkLineSize, 32),
-            ShareClients = ReadBool(configuration, "shareClients", defaults.ShareClients),
-            ShareClientsRoundRobin = ReadBool(configuration, "shareClients.roundRobin", defaults.ShareClientsRoundRobin),
-            ShareClientsCount = ReadInt(configuration, "shareClients.count", defaults.ShareClientsCount, 1),
-            ReuseHttpRequestMessage = ReadBool(configuration, "LLRP_HTTPCLIENT_REUSEREQUEST", defaults.ReuseHttpRequestMessage),
-            ThreadCount = configuration["threadCount"] is null ? null : ReadInt(configuration, "threadCount", 0, 1),
-            InlineScheduling = ReadBool(configuration, "transport.inlineScheduling", defaults.InlineScheduling),
-            ShutdownTimeout = ReadMilliseconds(configuration, "shutdownTimeoutMs", defaults.ShutdownTimeout),
+            MaxIdleConnectionsPerDownstream = ReadInt(configuration, ConfigurationKeys.PoolMaxIdlePerDownstream, defaults.MaxIdleConnectionsPerDownstream, 0),
+            PooledConnectionIdleTimeout = ReadMilliseconds(configuration, ConfigurationKeys.PoolIdleTimeoutMs, defaults.PooledConnectionIdleTimeout),
+            PreserveHost = ReadBool(configuration, ConfigurationKeys.PreserveHost, defaults.PreserveHost),
+            ForwardedHeaders = ReadBool(configuration, ConfigurationKeys.ForwardedHeaders, defaults.ForwardedHeaders),
+            AddVia = ReadBool(configuration, ConfigurationKeys.Via, defaults.AddVia),
+            ConnectTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ConnectTimeoutMs, defaults.ConnectTimeout),
+            ResponseHeadersTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ResponseHeadersTimeoutMs, defaults.ResponseHeadersTimeout),
+            KeepAliveTimeout = ReadMilliseconds(configuration, ConfigurationKeys.KeepAliveTimeoutMs, defaults.KeepAliveTimeout),
+            RequestHeadersTimeout = ReadMilliseconds(configuration, ConfigurationKeys.RequestHeadersTimeoutMs, defaults.RequestHeadersTimeout),
+            MaxRequestLineSize = ReadInt(configuration, ConfigurationKeys.MaxRequestLineSize, defaults.MaxRequestLineSize, 64),
+            MaxRequestHeadersTotalSize = ReadInt(configuration, ConfigurationKeys.MaxRequestHeadersTotalSize, defaults.MaxRequestHeadersTotalSize, 64),
+            MaxRequestHeaderCount = ReadInt(configuration, ConfigurationKeys.MaxRequestHeaderCount, defaults.MaxRequestHeaderCount, 1),
+            MaxRequestBodySize = ReadLong(configuration, ConfigurationKeys.MaxRequestBodySize, defaults.MaxRequestBodySize),
+            MaxResponseHeadersTotalSize = ReadInt(configuration, ConfigurationKeys.MaxResponseHeadersTotalSize, defaults.MaxResponseHeadersTotalSize, 64),
+            MaxChunkLineSize = ReadInt(configuration, ConfigurationKeys.MaxChunkLineSize, defaults.MaxChunkLineSize, 32),
+            ShareClients = ReadBool(configuration, ConfigurationKeys.ShareClients, defaults.ShareClients),
+            ShareClientsRoundRobin = ReadBool(configuration, ConfigurationKeys.ShareClientsRoundRobin, defaults.ShareClientsRoundRobin),
+            ShareClientsCount = ReadInt(configuration, ConfigurationKeys.ShareClientsCount, defaults.ShareClientsCount, 1),
+            ReuseHttpRequestMessage = ReadBool(configuration, ConfigurationKeys.ReuseRequest, defaults.ReuseHttpRequestMessage),
+            ThreadCount = configuration[ConfigurationKeys.ThreadCount] is null ? null : ReadInt(configuration, ConfigurationKeys.ThreadCount, 0, 1),
+            InlineScheduling = ReadBool(configuration, ConfigurationKeys.InlineScheduling, defaults.InlineScheduling),
+            ShutdownTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ShutdownTimeoutMs, defaults.ShutdownTimeout),
         };
     }
 
@@ -52,33 +58,70 @@ public static class ProxyOptionsReader
         foreach (var part in value.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
         {
             endpoints.Add(DownstreamEndpoint.TryParse(part)
-                ?? throw new ProxyConfigurationException("downstream", value, "';'-separated absolute http:// URIs without query or user info"));
+                ?? throw new ProxyConfigurationException(ConfigurationKeys.Downstream, value, "';'-separated absolute http:// URIs without query or user info"));
         }
 
         return endpoints.Count > 0
             ? endpoints
-            : throw new ProxyConfigurationException("downstream", value, "at least one http:// URI");
+            : throw new ProxyConfigurationException(ConfigurationKeys.Downstream, value, "at least one http:// URI");
     }
+
+    /// <summary><c>origin.urls</c>: one <c>http://host:port</c> for the bundled origin; a wildcard host (<c>*</c>, <c>+</c>, <c>0.0.0.0</c>, <c>[::]</c>) listens on every interface.</summary>
+    private static string ReadOriginUrl(IConfiguration configuration)
+    {
+        var value = configuration[ConfigurationKeys.OriginUrls];
+        if (string.IsNullOrWhiteSpace(value))
+        {
+            return EmbeddedDownstreamUrl;
+        }
+
+        var url = value.Trim().TrimEnd('/');
+        if (!Uri.TryCreate(WithoutWildcard(url), UriKind.Absolute, out var uri)
+            || uri.Scheme != Uri.UriSchemeHttp || uri.AbsolutePath != "/" || uri.Query.Length != 0 || uri.UserInfo.Length != 0
+            || url.Contains(';'))
+        {
+            throw new ProxyConfigurationException(ConfigurationKeys.OriginUrls, value, "one http://host:port for the bundled origin, e.g. http://127.0.0.1:8081");
+        }
+
+        return url;
+    }
+
+    /// <summary>The downstream the proxy uses for the bundled origin: its address, loopback when it listens on every interface.</summary>
+    private static DownstreamEndpoint OriginAsDownstream(string originUrl)
+    {
+        var uri = new Uri(WithoutWildcard(originUrl));
+        var host = uri.Host switch
+        {
+            "0.0.0.0" => "127.0.0.1",
+            "[::]" => "[::1]",
+            _ => uri.Host,
+        };
+        return DownstreamEndpoint.TryParse($"http://{host}:{uri.Port}")!;
+    }
+
+    /// <summary>Kestrel's wildcard hosts <c>*</c> and <c>+</c> as the IPv4 any-address, so the URL parses.</summary>
+    private static string WithoutWildcard(string url)
+        => url.Replace("://*:", "://0.0.0.0:", StringComparison.Ordinal).Replace("://+:", "://0.0.0.0:", StringComparison.Ordinal);
 
     private static ProxyMode ReadMode(IConfiguration configuration)
     {
         var flags = new List<ProxyMode>();
-        if (ReadBool(configuration, "httpclient", false))
+        if (ReadBool(configuration, ConfigurationKeys.HttpClientFlag, false))
         {
             flags.Add(ProxyMode.HttpClient);
         }
 
-        if (ReadBool(configuration, "httpclient-httpcontext", false))
+        if (ReadBool(configuration, ConfigurationKeys.HttpClientWithContextFlag, false))
         {
             flags.Add(ProxyMode.HttpClientWithContext);
         }
 
-        if (ReadBool(configuration, "yarp", false))
+        if (ReadBool(configuration, ConfigurationKeys.YarpFlag, false))
         {
             flags.Add(ProxyMode.Yarp);
         }
 
-        var modeValue = configuration["mode"];
+        var modeValue = configuration[ConfigurationKeys.Mode];
         ProxyMode? mode = modeValue?.Trim().ToLowerInvariant() switch
         {
             null or "" => null,
@@ -86,12 +129,12 @@ public static class ProxyOptionsReader
             "httpclient" => ProxyMode.HttpClient,
             "httpclient-httpcontext" => ProxyMode.HttpClientWithContext,
             "yarp" => ProxyMode.Yarp,
-            _ => throw new ProxyConfigurationException("mode", modeValue, "raw, httpclient, httpclient-httpcontext, yarp"),
+            _ => throw new ProxyConfigurationException(ConfigurationKeys.Mode, modeValue, "raw, httpclient, httpclient-httpcontext, yarp"),
         };
 
         if (flags.Count > 1 || (mode is { } chosen && flags.Count == 1 && flags[0] != chosen))
         {
-            throw new ProxyConfigurationException("mode", modeValue ?? string.Join(",", flags), "one mode: 'mode' and the flags 'httpclient', 'httpclient-httpcontext', 'yarp' must not disagree");
+            throw new ProxyConfigurationException(ConfigurationKeys.Mode, modeValue ?? string.Join(",", flags), "one mode: 'mode' and the flags 'httpclient', 'httpclient-httpcontext', 'yarp' must not disagree");
         }
 
         return mode ?? (flags.Count == 1 ? flags[0] : ProxyMode.Raw);
@@ -99,12 +142,12 @@ public static class ProxyOptionsReader
 
     private static UpstreamConnectionStrategy ReadStrategy(IConfiguration configuration)
     {
-        var value = configuration["upstreamConnections"];
+        var value = configuration[ConfigurationKeys.UpstreamConnections];
         return value?.Trim().ToLowerInvariant() switch
         {
             null or "" or "perclient" => UpstreamConnectionStrategy.PerClient,
             "pooled" => UpstreamConnectionStrategy.Pooled,
-            _ => throw new ProxyConfigurationException("upstreamConnections", value, "perClient, pooled"),
+            _ => throw new ProxyConfigurationException(ConfigurationKeys.UpstreamConnections, value, "perClient, pooled"),
         };
     }
 

@@ -1,18 +1,25 @@
 using LLRP.Configuration;
 using LLRP.Downstream;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 
 namespace LLRP.Hosting;
 
 /// <summary>Runs the bundled origin in-process when no <c>downstream</c> is configured, so the proxy answers at once.</summary>
-internal sealed class EmbeddedDownstreamService : IHostedService, IAsyncDisposable
+internal sealed class EmbeddedDownstreamService(ProxyOptions options) : IHostedService, IAsyncDisposable
 {
     private WebApplication? _origin;
 
+    /// <summary>The addresses the origin listens on, once started.</summary>
+    public IReadOnlyCollection<string> Addresses
+        => _origin?.Services.GetService<IServer>()?.Features.Get<IServerAddressesFeature>()?.Addresses.ToArray() ?? [];
+
     public async Task StartAsync(CancellationToken cancellationToken)
     {
-        _origin = DownstreamHost.Build([$"--urls={ProxyOptionsReader.EmbeddedDownstreamUrl}"]);
+        _origin = DownstreamHost.Build([$"--urls={options.OriginUrl}"]);
         await _origin.StartAsync(cancellationToken);
     }
 

@@ -12,8 +12,6 @@ namespace LLRP.Hosting;
 /// <summary>Builds the proxy: Kestrel's sockets transport with <see cref="ProxyConnectionHandler"/> on every endpoint.</summary>
 public static class ProxyHost
 {
-    public const string DefaultUrls = "http://*:8080";
-
     /// <summary>Builds (does not start) the proxy from command-line arguments and environment variables.</summary>
     /// <exception cref="ProxyConfigurationException">A configuration value is invalid.</exception>
     public static WebApplication Build(string[] args)
@@ -27,12 +25,13 @@ public static class ProxyHost
         builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = options.ShutdownTimeout);
         if (options.EmbeddedDownstream)
         {
-            builder.Services.AddHostedService<EmbeddedDownstreamService>();
+            builder.Services.AddSingleton<EmbeddedDownstreamService>();
+            builder.Services.AddHostedService(provider => provider.GetRequiredService<EmbeddedDownstreamService>());
         }
 
         builder.Services.AddProxyServices(options);
 
-        builder.WebHost.UseUrls(builder.Configuration["urls"] ?? DefaultUrls);
+        builder.WebHost.UseUrls(options.Urls);
         builder.WebHost.UseSockets(sockets =>
         {
             sockets.WaitForDataBeforeAllocatingBuffer = false;

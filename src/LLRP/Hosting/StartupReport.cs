@@ -1,45 +1,109 @@
+using System.Globalization;
 using System.Text;
 using LLRP.Configuration;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.Extensions.Configuration;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
+using K = LLRP.Configuration.ConfigurationKeys;
 
 namespace LLRP.Hosting;
 
-/// <summary>The effective configuration, printed once at start-up.</summary>
+/// <summary>The effective configuration, every key with its value, and the addresses really bound: printed once at start-up.</summary>
 public static class StartupReport
 {
+    /// <summary>Describes a started proxy.</summary>
     public static string Describe(WebApplication app)
     {
-        var options = app.Services.GetRequiredService<ProxyOptions>();
+        var listening = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses.ToArray() ?? [];
+        var origin = app.Services.GetService<EmbeddedDownstreamService>()?.Addresses ?? [];
+        return Describe(app.Services.GetRequiredService<ProxyOptions>(), listening, origin);
+    }
+
+    /// <param name="options">The effective configuration.</param>
+    /// <param name="listening">The addresses the proxy listens on.</param>
+    /// <param name="origin">The addresses the bundled origin listens on, when it runs in-process.</param>
+    public static string Describe(ProxyOptions options, IReadOnlyCollection<string> listening, IReadOnlyCollection<string> origin)
+    {
         var text = new StringBuilder();
-        text.Append("LLRP listening on ").Append(app.Configuration["urls"] ?? ProxyHost.DefaultUrls).AppendLine();
-        text.Append("  mode: ").Append(options.Mode);
-        if (options.Mode == ProxyMode.Raw)
+        text.Append("LLRP listening on ").AppendJoin(", ", listening)
+            .Append(" (").Append(K.Urls).Append('=').Append(options.Urls);
+        if (options.Urls.Contains("://*", StringComparison.Ordinal) || options.Urls.Contains("://+", StringComparison.Ordinal)
+            || options.Urls.Contains("0.0.0.0", StringComparison.Ordinal) || options.Urls.Contains("[::]", StringComparison.Ordinal))
         {
-            text.Append(", upstream connections: ").Append(options.ConnectionStrategy);
-        }
-        else
-        {
-            text.Append(", shareClients: ").Append(options.ShareClients)
-                .Append(", shareClients.roundRobin: ").Append(options.ShareClientsRoundRobin)
-                .Append(", shareClients.count: ").Append(options.ShareClientsCount)
-                .Append(", reuse request: ").Append(options.ReuseHttpRequestMessage);
+            text.Append(": every interface; ").Append(K.Urls).Append("=http://127.0.0.1:8080 for loopback only");
         }
 
-        text.AppendLine();
-        text.Append("  downstream: ").AppendJoin("; ", options.Downstreams.Select(d => d.Uri));
+        text.AppendLine(")");
+        text.Append("  ").Append(K.Downstream).Append('=').AppendJoin(';', options.Downstreams.Select(d => d.Uri));
         if (options.EmbeddedDownstream)
         {
-            text.Append(" (bundled origin, in-process)");
+            text.Append(" (the bundled origin, in-process, listening on ").AppendJoin(", ", origin)
+                .Append("; ").Append(K.OriginUrls).Append('=').Append(options.OriginUrl).Append(')');
         }
 
         text.AppendLine();
-        text.Append("  host: ").Append(options.PreserveHost ? "preserved" : "rewritten")
-            .Append(", forwarded headers: ").Append(options.ForwardedHeaders)
-            .Append(", via: ").Append(options.AddVia)
-            .Append(", connect timeout: ").Append(options.ConnectTimeout.TotalMilliseconds).Append(" ms")
-            .Append(", response headers timeout: ").Append(options.ResponseHeadersTimeout.TotalMilliseconds).Append(" ms");
-        return text.ToString();
+        Line(text,
+            (K.Mode, Mode(options.Mode)),
+            (K.HttpClientFlag, Flag(options.Mode == ProxyMode.HttpClient)),
+            (K.HttpClientWithContextFlag, Flag(options.Mode == ProxyMode.HttpClientWithContext)),
+            (K.YarpFlag, Flag(options.Mode == ProxyMode.Yarp)));
+        Line(text,
+            (K.UpstreamConnections, options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? "pooled" : "perClient"),
+            (K.PoolMaxIdlePerDownstream, Number(options.MaxIdleConnectionsPerDownstream)),
+            (K.PoolIdleTimeoutMs, Milliseconds(options.PooledConnectionIdleTimeout)));
+        Line(text,
+            (K.ShareClients, Flag(options.ShareClients)),
+            (K.ShareClientsRoundRobin, Flag(options.ShareClientsRoundRobin)),
+            (K.ShareClientsCount, Number(options.ShareClientsCount)),
+            (K.ReuseRequest, Flag(options.ReuseHttpRequestMessage)));
+        Line(text,
+            (K.PreserveHost, Flag(options.PreserveHost)),
+            (K.ForwardedHeaders, Flag(options.ForwardedHeaders)),
+            (K.Via, Flag(options.AddVia)));
+        Line(text,
+            (K.ConnectTimeoutMs, Milliseconds(options.ConnectTimeout)),
+            (K.ResponseHeadersTimeoutMs, Milliseconds(options.ResponseHeadersTimeout)),
+            (K.KeepAliveTimeoutMs, Milliseconds(options.KeepAliveTimeout)),
+            (K.RequestHeadersTimeoutMs, Milliseconds(options.RequestHeadersTimeout)),
+            (K.ShutdownTimeoutMs, Milliseconds(options.ShutdownTimeout)));
+        Line(text,
+            (K.MaxRequestLineSize, Number(options.MaxRequestLineSize)),
+            (K.MaxRequestHeadersTotalSize, Number(options.MaxRequestHeadersTotalSize)),
+            (K.MaxRequestHeaderCount, Number(options.MaxRequestHeaderCount)));
+        Line(text,
+            (K.MaxRequestBodySize, options.MaxRequestBodySize == 0 ? "0 (unlimited)" : Number(options.MaxRequestBodySize)),
+            (K.MaxResponseHeadersTotalSize, Number(options.MaxResponseHeadersTotalSize)),
+            (K.MaxChunkLineSize, Number(options.MaxChunkLineSize)));
+        Line(text,
+            (K.ThreadCount, options.ThreadCount is { } threads ? Number(threads) : $"default ({Math.Min(Environment.ProcessorCount, 16)})"),
+            (K.InlineScheduling, Flag(options.InlineScheduling)),
+            (K.InlineCompletions, Environment.GetEnvironmentVariable(K.InlineCompletions) is { Length: > 0 } inline ? inline : "0"));
+        return text.ToString().TrimEnd();
     }
+
+    private static void Line(StringBuilder text, params (string Key, string Value)[] settings)
+    {
+        text.Append(' ');
+        foreach (var (key, value) in settings)
+        {
+            text.Append(' ').Append(key).Append('=').Append(value);
+        }
+
+        text.AppendLine();
+    }
+
+    private static string Mode(ProxyMode mode) => mode switch
+    {
+        ProxyMode.HttpClient => "httpclient",
+        ProxyMode.HttpClientWithContext => "httpclient-httpcontext",
+        ProxyMode.Yarp => "yarp",
+        _ => "raw",
+    };
+
+    private static string Flag(bool value) => value ? "true" : "false";
+
+    private static string Number(long value) => value.ToString(CultureInfo.InvariantCulture);
+
+    private static string Milliseconds(TimeSpan value) => Number((long)value.TotalMilliseconds);
 }

@@ -151,6 +151,10 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("downstream", "https://backend/")]
     [InlineData("downstream", "http://a/;ftp://b/")]
     [InlineData("downstream", ";")]
+    [InlineData("origin.urls", "127.0.0.1:8081")]
+    [InlineData("origin.urls", "https://127.0.0.1:8081")]
+    [InlineData("origin.urls", "http://127.0.0.1:8081/path")]
+    [InlineData("origin.urls", "http://127.0.0.1:8081;http://127.0.0.1:8082")]
     public void Read_InvalidValue_ThrowsNamingKeyAndValue(string key, string value)
     {
         var e = Assert.Throws<ProxyConfigurationException>(() => Read((key, value)));
@@ -180,6 +184,29 @@ public sealed class ProxyOptionsReaderTests
 
         Assert.True(options.EmbeddedDownstream);
         Assert.Equal(new Uri(ProxyOptionsReader.EmbeddedDownstreamUrl), Assert.Single(options.Downstreams).Uri);
+    }
+
+    /// <summary><c>origin.urls</c> moves the bundled origin, and the proxy's downstream with it; a wildcard host is reached over loopback.</summary>
+    [Theory]
+    [InlineData("http://127.0.0.1:9091", "http://127.0.0.1:9091", "http://127.0.0.1:9091/")]
+    [InlineData("http://localhost:9092/", "http://localhost:9092", "http://localhost:9092/")]
+    [InlineData("http://*:9093", "http://*:9093", "http://127.0.0.1:9093/")]
+    [InlineData("http://0.0.0.0:9094", "http://0.0.0.0:9094", "http://127.0.0.1:9094/")]
+    [InlineData("http://[::]:9095", "http://[::]:9095", "http://[::1]:9095/")]
+    public void Read_OriginUrls_MovesTheBundledOrigin(string value, string originUrl, string downstream)
+    {
+        var options = Read(("origin.urls", value));
+
+        Assert.True(options.EmbeddedDownstream);
+        Assert.Equal(originUrl, options.OriginUrl);
+        Assert.Equal(downstream, Assert.Single(options.Downstreams).Uri.ToString());
+    }
+
+    [Fact]
+    public void Read_Urls_DefaultEveryInterfaceElseAsGiven()
+    {
+        Assert.Equal("http://*:8080", Read().Urls);
+        Assert.Equal("http://127.0.0.1:9000", Read(("urls", "http://127.0.0.1:9000")).Urls);
     }
 
     private static ProxyOptions Read(params (string Key, string Value)[] values)

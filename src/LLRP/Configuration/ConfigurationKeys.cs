@@ -1,0 +1,39 @@
+namespace LLRP.Configuration;
+
+/// <summary>Every configuration key LLRP reads, as given on the command line (<c>--key=value</c>) or in the environment.</summary>
+public static class ConfigurationKeys
+{
+    public const string Urls = "urls";
+    public const string Downstream = "downstream";
+    public const string OriginUrls = "origin.urls";
+    public const string Mode = "mode";
+    public const string HttpClientFlag = "httpclient";
+    public const string HttpClientWithContextFlag = "httpclient-httpcontext";
+    public const string YarpFlag = "yarp";
+    public const string UpstreamConnections = "upstreamConnections";
+    public const string PoolMaxIdlePerDownstream = "pool.maxIdlePerDownstream";
+    public const string PoolIdleTimeoutMs = "pool.idleTimeoutMs";
+    public const string ShareClients = "shareClients";
+    public const string ShareClientsRoundRobin = "shareClients.roundRobin";
+    public const string ShareClientsCount = "shareClients.count";
+    public const string ReuseRequest = "LLRP_HTTPCLIENT_REUSEREQUEST";
+    public const string PreserveHost = "preserveHost";
+    public const string ForwardedHeaders = "forwardedHeaders";
+    public const string Via = "via";
+    public const string ConnectTimeoutMs = "timeouts.connectMs";
+    public const string ResponseHeadersTimeoutMs = "timeouts.responseHeadersMs";
+    public const string KeepAliveTimeoutMs = "timeouts.keepAliveMs";
+    public const string RequestHeadersTimeoutMs = "timeouts.requestHeadersMs";
+    public const string MaxRequestLineSize = "limits.maxRequestLineSize";
+    public const string MaxRequestHeadersTotalSize = "limits.maxRequestHeadersTotalSize";
+    public const string MaxRequestHeaderCount = "limits.maxRequestHeaderCount";
+    public const string MaxRequestBodySize = "limits.maxRequestBodySize";
+    public const string MaxResponseHeadersTotalSize = "limits.maxResponseHeadersTotalSize";
+    public const string MaxChunkLineSize = "limits.maxChunkLineSize";
+    public const string ShutdownTimeoutMs = "shutdownTimeoutMs";
+    public const string ThreadCount = "threadCount";
+    public const string InlineScheduling = "transport.inlineScheduling";
+
+    /// <summary>Read by the runtime itself, not by LLRP; reported because it changes how the transport runs.</summary>
+    public const string InlineCompletions = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
+}

@@ -1,0 +1,65 @@
+using System.Reflection;
+using LLRP.Configuration;
+using LLRP.Hosting;
+using Microsoft.Extensions.Configuration;
+
+namespace LLRP.Tests.Hosting;
+
+/// <summary>The start-up report names every configuration key with its effective value, and the addresses really bound.</summary>
+public sealed class StartupReportTests
+{
+    public static TheoryData<string> EveryKey => new(typeof(ConfigurationKeys)
+        .GetFields(BindingFlags.Public | BindingFlags.Static)
+        .Select(constant => (string)constant.GetRawConstantValue()!));
+
+    [Theory]
+    [MemberData(nameof(EveryKey))]
+    public void Describe_EveryKeyWithItsValue(string key)
+    {
+        var report = StartupReport.Describe(Read(), ["http://[::]:8080"], ["http://127.0.0.1:8081"]);
+
+        Assert.Contains($" {key}=", report, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Describe_EffectiveValuesNotDefaults()
+    {
+        var options = Read(
+            ("downstream", "http://backend:9000/api"),
+            ("mode", "httpclient"),
+            ("limits.maxRequestBodySize", "1234"),
+            ("timeouts.keepAliveMs", "5000"),
+            ("threadCount", "3"));
+
+        var report = StartupReport.Describe(options, ["http://127.0.0.1:8080"], []);
+
+        Assert.Contains(" downstream=http://backend:9000/api", report, StringComparison.Ordinal);
+        Assert.Contains(" mode=httpclient httpclient=true httpclient-httpcontext=false yarp=false", report, StringComparison.Ordinal);
+        Assert.Contains(" limits.maxRequestBodySize=1234 ", report, StringComparison.Ordinal);
+        Assert.Contains(" timeouts.keepAliveMs=5000 ", report, StringComparison.Ordinal);
+        Assert.Contains(" threadCount=3 ", report, StringComparison.Ordinal);
+        Assert.DoesNotContain("bundled origin", report, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Describe_DefaultUrls_SaysEveryInterfaceAndHowToListenOnLoopbackOnly()
+    {
+        var report = StartupReport.Describe(Read(), ["http://[::]:8080"], ["http://127.0.0.1:8081"]);
+
+        Assert.StartsWith("LLRP listening on http://[::]:8080 (urls=http://*:8080: every interface; urls=http://127.0.0.1:8080 for loopback only)", report, StringComparison.Ordinal);
+        Assert.Contains("the bundled origin, in-process, listening on http://127.0.0.1:8081", report, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Describe_LoopbackUrls_NoInterfaceAdvice()
+    {
+        var report = StartupReport.Describe(Read(("urls", "http://127.0.0.1:8080")), ["http://127.0.0.1:8080"], []);
+
+        Assert.DoesNotContain("every interface", report, StringComparison.Ordinal);
+    }
+
+    private static ProxyOptions Read(params (string Key, string Value)[] values)
+        => ProxyOptionsReader.Read(new ConfigurationBuilder()
+            .AddInMemoryCollection(values.Select(v => new KeyValuePair<string, string?>(v.Key, v.Value)))
+            .Build());
+}
