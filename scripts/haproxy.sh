@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs HAProxy (Debian package) in the foreground as a reverse proxy in front of one origin, configured
 # like DESIGN.md's benchmark method: nbthread 1, mode http, http-reuse safe, option forwardfor, no logging.
-# The configuration is generated into --dir; the process execs, so its pid is HAProxy's.
+# The configuration is generated into --dir; the process execs, so its pid is HAProxy's. Once the port accepts
+# connections, "haproxy is ready: <listen> accepts connections" is printed (crank's readyStateText).
 #
 # usage: scripts/haproxy.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081 --dir DIR [--threads N]
 set -euo pipefail
 
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 listen=127.0.0.1:8080
 downstream=127.0.0.1:8081
 dir=haproxy
@@ -47,4 +49,5 @@ backend origin
 CONFIG
 
 haproxy -c -q -f "$config"
+(bash "$here/announce-ready.sh" haproxy "$listen" $$ &)
 exec haproxy -db -f "$config"

@@ -4,11 +4,13 @@
 # Connection "" upstream, X-Forwarded-For, access_log off. Bodies stream both ways (no request buffering,
 # no temp files) and keep-alive connections are not recycled every 1000 requests (nginx's default), so a
 # 1 GiB upload or download and a long run measure forwarding, not spooling or reconnecting.
-# Prefix, configuration, pid file, temp folders and error log live in --dir; the process execs.
+# Prefix, configuration, pid file, temp folders and error log live in --dir; the process execs. Once the port
+# accepts connections, "nginx is ready: <listen> accepts connections" is printed (crank's readyStateText).
 #
 # usage: scripts/nginx.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081 --dir DIR [--workers N]
 set -euo pipefail
 
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 listen=127.0.0.1:8080
 downstream=127.0.0.1:8081
 dir=nginx
@@ -74,4 +76,5 @@ http {
 CONFIG
 
 nginx -t -q -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -g 'daemon off;'
+(bash "$here/announce-ready.sh" nginx "$listen" $$ &)
 exec nginx -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -g 'daemon off;'

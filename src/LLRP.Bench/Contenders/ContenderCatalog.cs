@@ -11,6 +11,12 @@ public static class ContenderCatalog
 
     private static readonly Dictionary<string, string> _dotNetEnvironment = new() { ["DOTNET_gcServer"] = "0" };
 
+    /// <summary>
+    /// Our servers are built with TieredCompilation=false (src/Directory.Build.props); YARP's users run with the runtime's
+    /// default, tiering on. The environment variable overrides the runtimeconfig.json setting.
+    /// </summary>
+    private static readonly Dictionary<string, string> _tieredEnvironment = new(_dotNetEnvironment) { ["DOTNET_TieredCompilation"] = "1" };
+
     /// <param name="options">Where the builds are and where generated configs go.</param>
     /// <param name="proxyPort">Where the contender listens.</param>
     /// <param name="originPort">Where the origin listens.</param>
@@ -33,24 +39,28 @@ public static class ContenderCatalog
             Llrp("llrp-httpclient-httpcontext", "LLRP light HttpContext + HttpClient mode", "--mode=httpclient-httpcontext"),
             Llrp("llrp-yarp", "LLRP light HttpContext + YARP IHttpForwarder mode", "--mode=yarp"),
             Baseline(options, "yarp-app", "full ASP.NET Core + YARP app", "YarpProxy", listen, origin),
+            Baseline(options, "yarp-app-tiered", "full ASP.NET Core + YARP app, tiered compilation on", "YarpProxy", listen, origin, _tieredEnvironment),
             Baseline(options, "httpclient-proxy", "full ASP.NET Core + HttpClient proxy", "HttpClientProxy", listen, origin),
             Native(options, "haproxy", "HAProxy, nbthread 1, http-reuse safe", "haproxy", listen, origin),
             Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64", "nginx", listen, origin),
         ];
     }
 
-    private static Contender DotNet(string name, string description, string dll, string[] arguments) => new()
+    private static Contender DotNet(
+        string name, string description, string dll, string[] arguments, IReadOnlyDictionary<string, string>? environment = null) => new()
     {
         Name = name,
         Description = description,
         Kind = ContenderKind.DotNet,
         FileName = "dotnet",
         Arguments = [dll, .. arguments],
-        Environment = _dotNetEnvironment,
+        Environment = environment ?? _dotNetEnvironment,
         UnavailableReason = File.Exists(dll) ? null : $"not built: {dll} is missing (see build.log)",
     };
 
-    private static Contender Baseline(BenchOptions options, string name, string description, string folder, string listen, string origin)
+    private static Contender Baseline(
+        BenchOptions options, string name, string description, string folder, string listen, string origin,
+        IReadOnlyDictionary<string, string>? environment = null)
     {
         var projectFolder = Path.Combine(options.RepositoryRoot, "src", "Baselines", folder);
         var project = Directory.Exists(projectFolder) ? Directory.GetFiles(projectFolder, "*.csproj").FirstOrDefault() : null;
@@ -67,7 +77,7 @@ public static class ContenderCatalog
 
         var assembly = Path.GetFileNameWithoutExtension(project);
         var dll = Path.Combine(options.PublishRoot, assembly, assembly + ".dll");
-        return DotNet(name, description, dll, [$"--urls=http://{listen}", $"--downstream=http://{origin}", "--Logging:LogLevel:Default=Warning"]);
+        return DotNet(name, description, dll, [$"--urls=http://{listen}", $"--downstream=http://{origin}", "--Logging:LogLevel:Default=Warning"], environment);
     }
 
     private static Contender Native(BenchOptions options, string name, string description, string program, string listen, string origin) => new()

@@ -1,4 +1,5 @@
 using LLRP.Baselines.HttpClientProxy;
+using LLRP.Baselines.YarpProxy;
 using LLRP.Downstream;
 using LLRP.Hosting;
 
@@ -23,6 +24,10 @@ public static class TestHosts
     /// <summary>Starts the "full ASP.NET Core + HttpClient" baseline in front of <paramref name="downstream"/>.</summary>
     public static Task<HostedApp> StartHttpClientBaselineAsync(string downstream) =>
         HostedApp.StartAsync(HttpClientProxyHost.Build(["--urls=http://127.0.0.1:0", $"--downstream={downstream}"]));
+
+    /// <summary>Starts the "full ASP.NET Core + YARP" baseline in front of <paramref name="downstream"/>.</summary>
+    public static Task<HostedApp> StartYarpBaselineAsync(string downstream) =>
+        HostedApp.StartAsync(YarpProxyHost.Build(["--urls=http://127.0.0.1:0", $"--downstream={downstream}"]));
 
     public static Task<HostedApp> StartDownstreamAsync() =>
         HostedApp.StartAsync(DownstreamHost.Build(["--urls=http://127.0.0.1:0"]));

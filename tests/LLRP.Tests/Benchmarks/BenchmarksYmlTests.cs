@@ -2,12 +2,12 @@ using YamlDotNet.RepresentationModel;
 
 namespace LLRP.Tests.Benchmarks;
 
-/// <summary>crank's <c>benchmarks.yml</c>: every scenario runs jobs that exist, built from folders and projects that exist.</summary>
+/// <summary>
+/// crank's <c>benchmarks.yml</c>: every scenario runs jobs that exist, built from folders and projects that exist, for the
+/// framework the projects build with, and every server started from a script says when it is ready.
+/// </summary>
 public class BenchmarksYmlTests
 {
-    /// <summary>Needs the Yarp.ReverseProxy package, which the package feed cannot restore (its dependency System.IO.Hashing is missing).</summary>
-    private const string BlockedYarpProject = "src/Baselines/YarpProxy/YarpProxy.csproj";
-
     private static readonly string RepositoryRoot = FindRepositoryRoot();
 
     private static readonly YamlMappingNode Root = Load();
@@ -23,7 +23,7 @@ public class BenchmarksYmlTests
     }
 
     [Fact]
-    public void Scenarios_ReferenceDefinedJobs()
+    public void Scenarios_ReferenceDefinedJobsWhoseProjectsExist()
     {
         var jobs = Mapping(Root, "jobs");
         foreach (var (name, scenario) in Mapping(Root, "scenarios").Children)
@@ -31,25 +31,71 @@ public class BenchmarksYmlTests
             foreach (var (role, step) in ((YamlMappingNode)scenario).Children)
             {
                 var job = Scalar((YamlMappingNode)step, "job");
-                Assert.True(jobs.Children.ContainsKey(new YamlScalarNode(job)), $"scenario {name}, {role}: job '{job}' is not defined");
+                Assert.True(jobs.Children.TryGetValue(new YamlScalarNode(job), out var definition), $"scenario {name}, {role}: job '{job}' is not defined");
+                var project = ProjectPath((YamlMappingNode)definition);
+                Assert.True(project is null || File.Exists(project), $"scenario {name}, {role}: job '{job}' builds {project}, which does not exist");
             }
+        }
+    }
+
+    /// <summary>
+    /// crank's agent reads a job's target framework only from the project file's own <c>TargetFramework</c> and otherwise
+    /// falls back to its default (net8.0), so a .NET job must say the framework our Directory.Build.props gives it.
+    /// </summary>
+    [Fact]
+    public void DotNetJobs_NameTheFrameworkTheirProjectBuildsWith()
+    {
+        foreach (var (name, job) in Jobs())
+        {
+            if (ProjectPath(job) is not { } project || !File.Exists(project))
+            {
+                continue;
+            }
+
+            var frameworks = ProjectTargetFrameworks.Of(project, RepositoryRoot);
+            Assert.True(frameworks.Count > 0, $"job {name}: no TargetFramework found for {project} or the Directory.Build.props above it");
+            var framework = OptionalScalar(job, "framework");
+            Assert.True(
+                framework is not null && frameworks.Contains(framework),
+                $"job {name}: framework {framework ?? "missing (crank falls back to net8.0)"}, but {project} builds for {string.Join(";", frameworks)}");
+        }
+    }
+
+    /// <summary>Without a ready text crank polls the port on its --hostname and counts even a failed attempt as ready.</summary>
+    [Fact]
+    public void ScriptJobs_SayWhenTheyAreReady()
+    {
+        foreach (var (name, job) in Jobs())
+        {
+            var script = OptionalScalar(job, "executable") is not null || OptionalScalar(job, "noBuild") == "true";
+            if (script && OptionalScalar(job, "isConsoleApp") != "true")
+            {
+                Assert.False(string.IsNullOrWhiteSpace(OptionalScalar(job, "readyStateText")), $"job {name}: a server started from a script needs a readyStateText");
+            }
+        }
+    }
+
+    /// <summary>crank's controller makes every job self-contained after reading jobs and scenarios: only a profile (or the command line) says otherwise.</summary>
+    [Fact]
+    public void Profiles_RunDotNetJobsOnTheAgentsRuntime()
+    {
+        foreach (var (name, profile) in Mapping(Root, "profiles").Children)
+        {
+            Assert.True(OptionalScalar((YamlMappingNode)profile, "selfContained") == "false", $"profile {name}: selfContained is not false");
         }
     }
 
     [Fact]
     public void Jobs_BuildFromExistingFoldersProjectsAndScripts()
     {
-        foreach (var (name, node) in Mapping(Root, "jobs").Children)
+        foreach (var (name, job) in Jobs())
         {
-            var job = (YamlMappingNode)node;
-            var source = Mapping(job, "source");
-            var folder = Path.GetFullPath(Path.Combine(RepositoryRoot, Scalar(source, "localFolder")));
+            var folder = SourceFolder(job);
             Assert.True(Directory.Exists(folder), $"job {name}: localFolder {folder} does not exist");
 
-            if (source.Children.TryGetValue(new YamlScalarNode("project"), out var project))
+            if (ProjectPath(job) is { } project)
             {
-                var path = ((YamlScalarNode)project).Value!;
-                Assert.True(path == BlockedYarpProject || File.Exists(Path.Combine(folder, path)), $"job {name}: project {path} does not exist");
+                Assert.True(File.Exists(project), $"job {name}: project {project} does not exist");
             }
             else
             {
@@ -82,9 +128,22 @@ public class BenchmarksYmlTests
         return (YamlMappingNode)stream.Documents[0].RootNode;
     }
 
+    private static IEnumerable<(string Name, YamlMappingNode Job)> Jobs()
+        => Mapping(Root, "jobs").Children.Select(entry => (((YamlScalarNode)entry.Key).Value!, (YamlMappingNode)entry.Value));
+
+    private static string SourceFolder(YamlMappingNode job)
+        => Path.GetFullPath(Path.Combine(RepositoryRoot, Scalar(Mapping(job, "source"), "localFolder")));
+
+    /// <summary>The full path of the project a job builds; null for a job that runs a script.</summary>
+    private static string? ProjectPath(YamlMappingNode job)
+        => OptionalScalar(Mapping(job, "source"), "project") is { } project ? Path.Combine(SourceFolder(job), project) : null;
+
     private static YamlMappingNode Mapping(YamlMappingNode node, string key) => (YamlMappingNode)node.Children[new YamlScalarNode(key)];
 
     private static string Scalar(YamlMappingNode node, string key) => ((YamlScalarNode)node.Children[new YamlScalarNode(key)]).Value!;
+
+    private static string? OptionalScalar(YamlMappingNode node, string key)
+        => node.Children.TryGetValue(new YamlScalarNode(key), out var value) ? ((YamlScalarNode)value).Value : null;
 
     private static string FindRepositoryRoot()
     {

@@ -1,0 +1,50 @@
+using LLRP.FunctionalTests.Infrastructure;
+
+namespace LLRP.FunctionalTests.Baselines;
+
+/// <summary>Smoke tests of the "full ASP.NET Core + YARP" baseline (one catch-all route, one cluster, default transforms) that the benchmarks compare LLRP with.</summary>
+public sealed class YarpProxyBaselineTests
+{
+    [Fact]
+    public async Task Get_OriginBodyReturned()
+    {
+        await using var downstream = await TestHosts.StartDownstreamAsync();
+        await using var baseline = await TestHosts.StartYarpBaselineAsync(downstream.Url);
+        await using var client = await baseline.ConnectAsync();
+
+        await client.SendAsync("GET /?s=1000 HTTP/1.1\r\nHost: client.test\r\n\r\n");
+        var response = await client.ReadResponseAsync();
+
+        Assert.Equal(200, response.StatusCode);
+        Assert.Equal(DownstreamBody.PatternText(1000), response.BodyText);
+    }
+
+    [Fact]
+    public async Task PostToSink_BodyReceivedIntact()
+    {
+        var body = new byte[1_000_000];
+        new Random(1).NextBytes(body);
+        await using var downstream = await TestHosts.StartDownstreamAsync();
+        await using var baseline = await TestHosts.StartYarpBaselineAsync(downstream.Url);
+        await using var client = await baseline.ConnectAsync();
+
+        await client.SendAsync($"POST /sink HTTP/1.1\r\nHost: client.test\r\nContent-Length: {body.Length}\r\n\r\n");
+        await client.SendAsync(body);
+        var response = await client.ReadResponseAsync();
+
+        Assert.Equal(200, response.StatusCode);
+        Assert.Equal(DownstreamBody.SinkReport(body), response.BodyText.Trim());
+    }
+
+    [Fact]
+    public async Task DownstreamDown_502()
+    {
+        await using var baseline = await TestHosts.StartYarpBaselineAsync($"http://127.0.0.1:{LoopbackPort.Closed()}");
+        await using var client = await baseline.ConnectAsync();
+
+        await client.SendAsync("GET / HTTP/1.1\r\nHost: client.test\r\n\r\n");
+        var response = await client.ReadResponseAsync();
+
+        Assert.Equal(502, response.StatusCode);
+    }
+}
