@@ -1,6 +1,5 @@
 using System.Buffers;
 using BenchmarkDotNet.Attributes;
-using LLRP.Configuration;
 using LLRP.Http1;
 
 namespace LLRP.Microbenchmarks;
@@ -10,7 +9,7 @@ public class HeadParsingBenchmarks
 {
     private readonly RequestHead _request = new();
     private readonly ResponseHead _response = new();
-    private readonly RequestLimits _limits = RequestLimits.From(new ProxyOptions { Downstreams = [] });
+    private readonly RequestLimits _limits = Messages.Limits;
     private readonly ReadOnlySequence<byte> _wrk = new(Messages.WrkRequest);
     private readonly ReadOnlySequence<byte> _browser = new(Messages.BrowserRequest);
     private readonly ReadOnlySequence<byte> _responseBytes = new(Messages.Response);

@@ -13,16 +13,14 @@ public class HeadWritingBenchmarks
     private readonly ArrayBufferWriter<byte> _output = new(8192);
     private readonly RequestHead _request = new();
     private readonly ResponseHead _response = new();
-    private RequestHeadWriter _writer = null!;
+    private RequestRewriter _writer = null!;
 
     [GlobalSetup]
     public void Setup()
     {
         var downstream = DownstreamEndpoint.TryParse("http://127.0.0.1:8081")!;
-        var options = new ProxyOptions { Downstreams = [downstream] };
-        _writer = new RequestHeadWriter(downstream, options, Encoding.ASCII.GetBytes("127.0.0.1"));
-        var limits = RequestLimits.From(options);
-        RequestHeadParser.TryParse(new ReadOnlySequence<byte>(Messages.BrowserRequest), _request, limits, out _);
+        _writer = new RequestRewriter(downstream.Authority, downstream.PathPrefix, Encoding.ASCII.GetBytes("127.0.0.1"), "http"u8.ToArray(), new RewriteSettings(false, true, true));
+        RequestHeadParser.TryParse(new ReadOnlySequence<byte>(Messages.BrowserRequest), _request, Messages.Limits, out _);
         ResponseHeadParser.TryParse(new ReadOnlySequence<byte>(Messages.Response), _response, 64 * 1024, out _);
     }
 
@@ -31,7 +29,7 @@ public class HeadWritingBenchmarks
     {
         _output.ResetWrittenCount();
         var writer = new BufferWriter<ArrayBufferWriter<byte>>(_output, 1024);
-        _writer.Write(ref writer, _request);
+        _writer.WriteHead(ref writer, _request);
         writer.Commit();
         return _output.WrittenCount;
     }
@@ -41,7 +39,7 @@ public class HeadWritingBenchmarks
     {
         _output.ResetWrittenCount();
         var writer = new BufferWriter<ArrayBufferWriter<byte>>(_output, 1024);
-        ResponseHeadWriter.Write(ref writer, _response, BodyFraming.ContentLength, close: false, http10KeepAlive: false);
+        ResponseHeadWriter.Write(ref writer, _response, new ResponseFraming(BodyFraming.ContentLength, Close: false, Http10KeepAlive: false));
         writer.Commit();
         return _output.WrittenCount;
     }

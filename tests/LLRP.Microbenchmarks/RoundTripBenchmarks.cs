@@ -8,6 +8,7 @@ using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Microbenchmarks.InMemory;
 using LLRP.Proxy;
+using LLRP.Upstream.Sockets;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting.Internal;
 using Microsoft.Extensions.Logging.Abstractions;
@@ -15,8 +16,8 @@ using Microsoft.Extensions.Logging.Abstractions;
 namespace LLRP.Microbenchmarks;
 
 /// <summary>
-/// The whole raw path in memory: a request written by the client is parsed, re-emitted upstream, answered by the
-/// origin, parsed and re-emitted to the client.
+/// The whole raw path in memory, through the client session every mode shares and raw mode's forwarder: a request
+/// written by the client is parsed, re-emitted upstream, answered by the origin, parsed and re-emitted to the client.
 /// </summary>
 [MemoryDiagnoser]
 public class RoundTripBenchmarks
@@ -37,14 +38,13 @@ public class RoundTripBenchmarks
         var options = new ProxyOptions { Downstreams = [downstream] };
         var (clientSide, proxySide) = DuplexPipe.CreatePair(Inline);
         _client = clientSide;
-        var services = new RawModeServices(
+        var services = new ClientSessionServices(
             options,
-            new InMemoryOrigin(Messages.Response, Inline),
-            pool: null,
+            new SocketsForwarderFactory(options, new InMemoryOrigin(Messages.Response, Inline), pool: null),
             new ProxyMetrics(new ServiceCollection().AddMetrics().BuildServiceProvider().GetRequiredService<IMeterFactory>()),
             new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance)),
             new FailureLog(NullLogger.Instance));
-        var connection = new ClientConnection(new InMemoryConnection(proxySide), downstream, services);
+        var connection = new ClientSession(new InMemoryConnection(proxySide), downstream, services);
         _connection = connection.RunAsync();
         _responseLength = Encoding.ASCII.GetByteCount("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nDate: Sun, 22 Nov 2026 06:00:00 GMT\r\nServer: Kestrel\r\nContent-Length: 10\r\n\r\nabcdefghij");
         RoundTrip().GetAwaiter().GetResult();

@@ -1,6 +1,4 @@
 using System.Net;
-using LLRP.Http1;
-using LLRP.Upstream.Sockets;
 using Microsoft.Extensions.Logging;
 
 namespace LLRP.Diagnostics;

@@ -1,4 +1,4 @@
-namespace LLRP.Upstream.Sockets;
+namespace LLRP.Diagnostics;
 
 /// <summary>Where forwarding failed, on which side. Returned (never thrown past the forwarder), reported once, mapped to a status or an abort.</summary>
 internal enum ForwarderError : byte

@@ -1,5 +1,3 @@
-using LLRP.Http1;
-using LLRP.Upstream.Sockets;
 using Microsoft.Extensions.Logging;
 
 namespace LLRP.Diagnostics;

@@ -1,7 +1,5 @@
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
-using LLRP.Http1;
-using LLRP.Upstream.Sockets;
 
 namespace LLRP.Diagnostics;
 
@@ -28,7 +26,7 @@ internal sealed class ProxyMetrics
         _requests = meter.CreateCounter<long>("llrp.requests", "{request}", "Responses forwarded to clients.");
         _requestDuration = meter.CreateHistogram<double>("llrp.request.duration", "s", "From the request head parsed to the response forwarded.");
         _clientConnections = meter.CreateUpDownCounter<long>("llrp.client.active_connections", "{connection}", "Open client connections.");
-        _upstreamConnections = meter.CreateUpDownCounter<long>("llrp.upstream.active_connections", "{connection}", "Open upstream connections (raw mode).");
+        _upstreamConnections = meter.CreateUpDownCounter<long>("llrp.upstream.active_connections", "{connection}", "Open upstream connections.");
         _forwardingErrors = meter.CreateCounter<long>("llrp.upstream.errors", "{error}", "Forwarding failures by kind.");
         _rejectedRequests = meter.CreateCounter<long>("llrp.requests.rejected", "{request}", "Client requests rejected as malformed or over a limit.");
         _bytesReceived = meter.CreateCounter<long>("llrp.client.bytes_received", "By", "Bytes read from clients.");

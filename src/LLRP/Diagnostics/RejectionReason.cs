@@ -1,4 +1,4 @@
-namespace LLRP.Http1;
+namespace LLRP.Diagnostics;
 
 /// <summary>Why a message was rejected. <see cref="RejectionReasonExtensions"/> maps each to a status code and a one-line explanation.</summary>
 internal enum RejectionReason : byte
@@ -9,6 +9,7 @@ internal enum RejectionReason : byte
     InvalidVersion,
     UnsupportedVersion,
     UnsupportedMethod,
+    AsteriskFormNotForwarded,
     RequestLineTooLong,
     MethodTooLong,
     HeadersTooLarge,

@@ -1,4 +1,4 @@
-namespace LLRP.Http1;
+namespace LLRP.Diagnostics;
 
 internal static class RejectionReasonExtensions
 {
@@ -8,7 +8,7 @@ internal static class RejectionReasonExtensions
         RejectionReason.RequestLineTooLong => 414,
         RejectionReason.HeadersTooLarge or RejectionReason.TooManyHeaders => 431,
         RejectionReason.UnsupportedVersion => 505,
-        RejectionReason.UnsupportedMethod or RejectionReason.MethodTooLong or RejectionReason.UnsupportedTransferCoding => 501,
+        RejectionReason.UnsupportedMethod or RejectionReason.AsteriskFormNotForwarded or RejectionReason.MethodTooLong or RejectionReason.UnsupportedTransferCoding => 501,
         RejectionReason.BodyTooLarge => 413,
         _ => 400,
     };
@@ -21,6 +21,7 @@ internal static class RejectionReasonExtensions
         RejectionReason.InvalidVersion => "malformed HTTP version",
         RejectionReason.UnsupportedVersion => "only HTTP/1.0 and HTTP/1.1 are supported",
         RejectionReason.UnsupportedMethod => "CONNECT is not supported",
+        RejectionReason.AsteriskFormNotForwarded => "this mode's client cannot send an asterisk-form request target (OPTIONS *)",
         RejectionReason.RequestLineTooLong => "request line too long",
         RejectionReason.MethodTooLong => "method longer than any supported",
         RejectionReason.HeadersTooLarge => "header section too large",

@@ -1,62 +1,55 @@
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Proxy;
+using LLRP.Upstream;
 using LLRP.Upstream.HttpClient;
+using LLRP.Upstream.LightContext;
 using LLRP.Upstream.Sockets;
+using LLRP.Upstream.Yarp;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using Yarp.ReverseProxy.Forwarder;
 
 namespace LLRP.Hosting;
 
 internal static class ProxyServiceCollectionExtensions
 {
-    /// <summary>The services of the chosen mode.</summary>
-    /// <exception cref="ProxyConfigurationException">The mode cannot run in this build (yarp).</exception>
+    /// <summary>The client sessions every mode shares, and the forwarders of the chosen mode.</summary>
     public static IServiceCollection AddProxyServices(this IServiceCollection services, ProxyOptions options)
     {
         services.AddMetrics();
         services.AddSingleton<ProxyMetrics>();
         services.AddSingleton<ClientConnectionTracker>();
         services.AddSingleton(provider => new FailureLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Proxy")));
+        services.AddSingleton<ClientSessionServices>();
         switch (options.Mode)
         {
             case ProxyMode.Raw:
-                AddRawMode(services, options);
+                services.AddSingleton<UpstreamConnector>();
+                services.AddSingleton<UpstreamConnectionPool>();
+                services.AddSingleton<IForwarderFactory>(provider => new SocketsForwarderFactory(
+                    options,
+                    provider.GetRequiredService<UpstreamConnector>(),
+                    options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? provider.GetRequiredService<UpstreamConnectionPool>() : null));
                 break;
-            case ProxyMode.HttpClient or ProxyMode.HttpClientWithContext:
-                AddHttpClientModes(services, options);
+            case ProxyMode.HttpClient:
+                services.AddSingleton<HttpClientInvokers>();
+                services.AddSingleton<IForwarderFactory, HttpClientForwarderFactory>();
+                break;
+            case ProxyMode.HttpClientWithContext:
+                services.AddSingleton<HttpClientInvokers>();
+                services.AddSingleton<IForwarderFactory, HttpContextForwarderFactory>();
                 break;
             default:
-                throw new ProxyConfigurationException(
-                    "mode",
-                    "yarp",
-                    "raw, httpclient, httpclient-httpcontext; mode 'yarp' needs the Yarp.ReverseProxy package, which is not available in this build");
+                services.AddSingleton<HttpClientInvokers>();
+                services.AddHttpForwarder();
+                services.AddSingleton<IForwarderFactory>(provider => new YarpForwarderFactory(
+                    options,
+                    provider.GetRequiredService<HttpClientInvokers>(),
+                    provider.GetRequiredService<IHttpForwarder>()));
+                break;
         }
 
         return services;
-    }
-
-    private static void AddRawMode(IServiceCollection services, ProxyOptions options)
-    {
-        services.AddSingleton<UpstreamConnector>();
-        services.AddSingleton<UpstreamConnectionPool>();
-        services.AddSingleton(provider => new RawModeServices(
-            options,
-            provider.GetRequiredService<UpstreamConnector>(),
-            options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? provider.GetRequiredService<UpstreamConnectionPool>() : null,
-            provider.GetRequiredService<ProxyMetrics>(),
-            provider.GetRequiredService<ClientConnectionTracker>(),
-            provider.GetRequiredService<FailureLog>()));
-    }
-
-    private static void AddHttpClientModes(IServiceCollection services, ProxyOptions options)
-    {
-        services.AddSingleton<HttpClientInvokers>();
-        services.AddSingleton(provider => new HttpClientModeServices(
-            options,
-            provider.GetRequiredService<HttpClientInvokers>(),
-            provider.GetRequiredService<ProxyMetrics>(),
-            provider.GetRequiredService<ClientConnectionTracker>(),
-            provider.GetRequiredService<FailureLog>()));
     }
 }

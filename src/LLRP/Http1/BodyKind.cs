@@ -1,4 +1,4 @@
-namespace LLRP.Proxy;
+namespace LLRP.Http1;
 
 /// <summary>Where a request's body is when its head has been parsed.</summary>
 internal enum BodyKind : byte

@@ -1,16 +1,20 @@
 using System.Buffers;
 using System.Buffers.Text;
 using System.Runtime.CompilerServices;
+using System.Text;
 
 namespace LLRP.Http1;
 
 /// <summary>
 /// Writes into the current span of an <see cref="IBufferWriter{T}"/> and advances it once, on <see cref="Commit"/>.
-/// Generic over the writer so pipe writers are called without interface dispatch.
+/// Generic over the writer: with a struct writer (<see cref="PipeWriterAdapter"/>) the calls are direct, with a
+/// class or an interface they dispatch. As an <see cref="IFieldSink"/> it writes field lines.
 /// </summary>
-internal ref struct BufferWriter<TWriter>
+internal ref struct BufferWriter<TWriter> : IFieldSink
     where TWriter : IBufferWriter<byte>
 {
+    private const int Latin1StackLimit = 256;
+
     private readonly TWriter _output;
     private Span<byte> _span;
     private int _buffered;
@@ -62,6 +66,30 @@ internal ref struct BufferWriter<TWriter>
         {
             Write(segment.Span);
         }
+    }
+
+    /// <summary>Writes <c>name: value</c> and CRLF.</summary>
+    public void Field(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
+    {
+        Write(name);
+        Write(": "u8);
+        Write(value);
+        Write("\r\n"u8);
+    }
+
+    /// <summary>Writes a header string as Latin-1, one byte per char: the inverse of how HttpClient decodes field bytes.</summary>
+    public void WriteLatin1(string value)
+    {
+        if (value.Length <= Latin1StackLimit)
+        {
+            Span<byte> bytes = stackalloc byte[Latin1StackLimit];
+            Write(bytes[..Encoding.Latin1.GetBytes(value, bytes)]);
+            return;
+        }
+
+        var rented = ArrayPool<byte>.Shared.Rent(value.Length);
+        Write(rented.AsSpan(0, Encoding.Latin1.GetBytes(value, rented)));
+        ArrayPool<byte>.Shared.Return(rented);
     }
 
     public void WriteDecimal(long value)

@@ -1,4 +1,5 @@
 using System.Buffers;
+using LLRP.Diagnostics;
 
 namespace LLRP.Http1;
 

@@ -1,3 +1,5 @@
+using LLRP.Diagnostics;
+
 namespace LLRP.Http1;
 
 /// <summary>Parses the field lines of a message head (RFC 9112 §5) into a <see cref="MessageHead"/>.</summary>

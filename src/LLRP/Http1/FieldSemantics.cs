@@ -1,4 +1,5 @@
 using System.Text;
+using LLRP.Diagnostics;
 
 namespace LLRP.Http1;
 

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
+using LLRP.Diagnostics;
 
 namespace LLRP.Http1;
 

@@ -28,9 +28,15 @@ internal sealed class RequestHead : MessageHead
     /// <summary>A <c>TE</c> field listed <c>trailers</c>.</summary>
     public bool AcceptsTrailers { get; set; }
 
+    /// <summary>An <c>Expect: 100-continue</c> field: the client waits for <c>100 Continue</c> before it sends the body (RFC 9110 §10.1.1).</summary>
+    public bool ExpectsContinue { get; set; }
+
     public ReadOnlySpan<byte> Method => Source.Span[..MethodLength];
 
     public ReadOnlySpan<byte> Path => Source.Span.Slice(PathStart, PathLength);
+
+    /// <summary>The asterisk-form target of <c>OPTIONS *</c> (RFC 9112 §3.2.4).</summary>
+    public bool IsAsteriskForm => PathLength == 1 && Source.Span[PathStart] == (byte)'*';
 
     /// <summary>The authority the client asked for: the absolute-form's, else the <c>Host</c> value, else empty.</summary>
     public ReadOnlySpan<byte> ClientAuthority
@@ -50,5 +56,6 @@ internal sealed class RequestHead : MessageHead
         IsHeadMethod = false;
         IsIdempotent = false;
         AcceptsTrailers = false;
+        ExpectsContinue = false;
     }
 }

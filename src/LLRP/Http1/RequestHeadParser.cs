@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Text;
+using LLRP.Diagnostics;
 
 namespace LLRP.Http1;
 
@@ -248,6 +249,9 @@ internal static class RequestHeadParser
                     break;
                 case FieldKind.TE:
                     head.AcceptsTrailers |= ListsToken(fields[i].Value(source), "trailers"u8);
+                    break;
+                case FieldKind.Expect:
+                    head.ExpectsContinue |= Ascii.EqualsIgnoreCase(fields[i].Value(source), "100-continue"u8);
                     break;
             }
         }

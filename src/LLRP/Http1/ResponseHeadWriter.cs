@@ -2,17 +2,17 @@ using System.Buffers;
 
 namespace LLRP.Http1;
 
-/// <summary>Re-emits an upstream response head for the client (RFC 9110 §7.6, RFC 9112 §6): hop-by-hop fields removed, framing and persistence re-computed.</summary>
+/// <summary>
+/// Re-emits a downstream response head for the client (RFC 9110 §7.6, RFC 9112 §6), for every mode: hop-by-hop fields
+/// removed (with the fields the downstream's <c>Connection</c> names), framing and persistence re-computed.
+/// </summary>
 internal static class ResponseHeadWriter
 {
-    /// <param name="bodyFraming">How the body is sent to the client: None, ContentLength, Chunked or CloseDelimited.</param>
-    /// <param name="close">The proxy closes the client connection after this response.</param>
-    /// <param name="http10KeepAlive">The client is HTTP/1.0 and the connection persists, so say so.</param>
-    public static void Write<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head, BodyFraming bodyFraming, bool close, bool http10KeepAlive)
+    public static void Write<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head, in ResponseFraming framing)
         where TWriter : IBufferWriter<byte>
     {
         WriteStartAndFields(ref writer, head);
-        if (bodyFraming == BodyFraming.Chunked)
+        if (framing.Body == BodyFraming.Chunked)
         {
             writer.Write("Transfer-Encoding: chunked\r\n"u8);
         }
@@ -23,11 +23,11 @@ internal static class ResponseHeadWriter
             writer.Write("\r\n"u8);
         }
 
-        if (close)
+        if (framing.Close)
         {
             writer.Write("Connection: close\r\n"u8);
         }
-        else if (http10KeepAlive)
+        else if (framing.Http10KeepAlive)
         {
             writer.Write("Connection: keep-alive\r\n"u8);
         }
@@ -56,10 +56,7 @@ internal static class ResponseHeadWriter
         {
             if (!KnownFields.IsHopByHop(field.Kind) && field.Kind != FieldKind.ContentLength)
             {
-                writer.Write(field.Name(source));
-                writer.Write(": "u8);
-                writer.Write(field.Value(source));
-                writer.Write("\r\n"u8);
+                writer.Field(field.Name(source), field.Value(source));
             }
         }
     }

@@ -39,10 +39,7 @@ internal sealed class ClientConnectionTracker : IDisposable
         var now = Environment.TickCount64;
         foreach (var connection in _connections.Keys)
         {
-            if (connection.Deadline < now)
-            {
-                connection.OnDeadlineExpired();
-            }
+            connection.OnHeartbeat(now);
         }
     }
 

@@ -1,6 +1,5 @@
 using System.Text;
-using LLRP.Http1;
-using LLRP.Upstream.Sockets;
+using LLRP.Diagnostics;
 
 namespace LLRP.Proxy;
 

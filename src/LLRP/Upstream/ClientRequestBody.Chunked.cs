@@ -1,9 +1,10 @@
 using System.Buffers;
+using LLRP.Diagnostics;
 using LLRP.Http1;
 
-namespace LLRP.Upstream.HttpClient;
+namespace LLRP.Upstream;
 
-internal sealed partial class RequestBodyReader
+internal sealed partial class ClientRequestBody
 {
     /// <summary>
     /// Decodes chunk data out of <paramref name="buffer"/>, feeding the decoder at most <paramref name="maxLength"/> bytes
@@ -22,7 +23,7 @@ internal sealed partial class RequestBodyReader
                 if (status == ChunkedDecodeStatus.Data)
                 {
                     _total += data.Length;
-                    if (options.MaxRequestBodySize > 0 && _total > options.MaxRequestBodySize)
+                    if (limits.Exceeded(_total))
                     {
                         HttpMessageException.Throw(RejectionReason.BodyTooLarge);
                     }
@@ -35,6 +36,7 @@ internal sealed partial class RequestBodyReader
                 {
                     BytesConsumed += buffer.Slice(buffer.Start, consumed).Length;
                     input.AdvanceTo(consumed);
+                    _completed = true;
                     return ReadOnlySequence<byte>.Empty;
                 }
 

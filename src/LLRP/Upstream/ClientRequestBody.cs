@@ -1,20 +1,22 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
-using LLRP.Configuration;
+using LLRP.Diagnostics;
 using LLRP.Http1;
 
-namespace LLRP.Upstream.HttpClient;
+namespace LLRP.Upstream;
 
 /// <summary>
-/// Reads one request body at a time from the client input, in its framing (Content-Length, or chunked decoded by
-/// <see cref="ChunkedDecoder"/>), never more than the body: what follows stays in the pipe for the next request head.
-/// Pieces are slices of the pipe's buffer, valid until <see cref="Advance"/> or the next read. One instance per client connection.
-/// When the client asked for <c>Expect: 100-continue</c>, the first read (which HttpClient makes only once the
-/// downstream wants the body) answers <c>100 Continue</c>, since HttpClient swallows the downstream's own.
+/// A request body still to be read from the client, for every mode: read in its framing (Content-Length, or chunked
+/// decoded by <see cref="ChunkedDecoder"/>), never past its end, so what follows stays in the pipe for the next request
+/// head. Pieces are slices of the pipe's buffer, valid until <see cref="Advance"/> or the next read. When the forwarder
+/// asked (<see cref="IRequestForwarder.AnswersContinue"/>), the first read answers <c>Expect: 100-continue</c> with
+/// <c>100 Continue</c>. One instance per client connection, reset for each body.
 /// </summary>
-internal sealed partial class RequestBodyReader(PipeReader input, PipeWriter output, Func<ValueTask<bool>> flushOutput, ProxyOptions options)
+internal sealed partial class ClientRequestBody(PipeReader input, ClientResponseWriter response, BodyLimits limits)
 {
+    private static readonly byte[] Continue = "HTTP/1.1 100 Continue\r\n\r\n"u8.ToArray();
+
     private BodyFraming _framing;
     private long _remaining;
     private long _total;
@@ -23,6 +25,7 @@ internal sealed partial class RequestBodyReader(PipeReader input, PipeWriter out
     private bool _holding;
     private SequencePosition _pieceEnd;
     private long _pieceBytes;
+    private volatile bool _completed = true;
 
     public RequestBodyFailure Failure { get; private set; }
 
@@ -32,36 +35,40 @@ internal sealed partial class RequestBodyReader(PipeReader input, PipeWriter out
     /// <summary>What was wrong with the body when <see cref="Failure"/> is <see cref="RequestBodyFailure.Rejected"/>.</summary>
     public RejectionReason Rejection { get; private set; }
 
-    /// <summary>The whole body has been read and consumed from the client input, which is at the next request head.</summary>
-    public bool IsCompleted => !_holding && _framing switch
-    {
-        BodyFraming.ContentLength => _remaining == 0,
-        BodyFraming.Chunked => _decoder.IsCompleted,
-        _ => true,
-    };
+    /// <summary>The body is known to be chunked, so its length is unknown until its end.</summary>
+    public bool IsChunked => _framing == BodyFraming.Chunked;
 
-    /// <param name="sendContinue">The client is HTTP/1.1 and sent <c>Expect: 100-continue</c>.</param>
+    /// <summary>
+    /// The whole body has been read and consumed from the client input, which is at the next request head. Safe to read
+    /// from another thread than the one reading the body.
+    /// </summary>
+    public bool IsCompleted => _completed;
+
+    /// <param name="sendContinue">Answer <c>100 Continue</c> on the first read: the client is HTTP/1.1 and expects it, and the forwarder asks for it.</param>
     public void Reset(BodyFraming framing, long contentLength, bool sendContinue)
     {
         _framing = framing;
         _remaining = framing == BodyFraming.ContentLength ? contentLength : 0;
         _total = 0;
-        _decoder = new ChunkedDecoder(options.MaxChunkLineSize, options.MaxRequestHeadersTotalSize);
-        _sendContinue = sendContinue && framing != BodyFraming.None && (framing == BodyFraming.Chunked || contentLength > 0);
+        _decoder = limits.NewChunkedDecoder();
+        _sendContinue = sendContinue && (framing == BodyFraming.Chunked || _remaining > 0);
         _holding = false;
+        _completed = framing == BodyFraming.None || (framing == BodyFraming.ContentLength && _remaining == 0);
         Failure = RequestBodyFailure.None;
         BytesConsumed = 0;
     }
 
     /// <summary>
     /// The next piece of the body, at most <paramref name="maxLength"/> bytes; empty at its end. Throws when the client
-    /// closes early or sends a bad body (see <see cref="Failure"/>), or when the read is cancelled.
+    /// closes early or sends a bad body (see <see cref="Failure"/>), or <see cref="OperationCanceledException"/> when the
+    /// read is cancelled.
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<ReadOnlySequence<byte>> ReadAsync(int maxLength, CancellationToken cancellationToken)
+    public async ValueTask<ReadOnlySequence<byte>> ReadAsync(int maxLength, CancellationToken cancellationToken = default)
     {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxLength);
         Advance();
-        if (IsCompleted)
+        if (_completed)
         {
             return default;
         }
@@ -74,7 +81,17 @@ internal sealed partial class RequestBodyReader(PipeReader input, PipeWriter out
 
         while (true)
         {
-            var result = await input.ReadAsync(cancellationToken);
+            ReadResult result;
+            try
+            {
+                result = await input.ReadAsync(cancellationToken);
+            }
+            catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
+            {
+                Failure = RequestBodyFailure.ClientAborted;
+                throw;
+            }
+
             if (result.IsCanceled)
             {
                 input.AdvanceTo(result.Buffer.Start);
@@ -90,8 +107,9 @@ internal sealed partial class RequestBodyReader(PipeReader input, PipeWriter out
 
             if (result.IsCompleted)
             {
-                Failure = RequestBodyFailure.ClientAborted;
-                throw new IOException("The client closed the connection before the end of the request body.");
+                Failure = RequestBodyFailure.Rejected;
+                Rejection = RejectionReason.UnexpectedEndOfBody;
+                throw new HttpMessageException(RejectionReason.UnexpectedEndOfBody);
             }
         }
     }
@@ -104,6 +122,10 @@ internal sealed partial class RequestBodyReader(PipeReader input, PipeWriter out
             _holding = false;
             BytesConsumed += _pieceBytes;
             input.AdvanceTo(_pieceEnd);
+            if (_framing == BodyFraming.ContentLength && _remaining == 0)
+            {
+                _completed = true;
+            }
         }
     }
 
@@ -135,8 +157,8 @@ internal sealed partial class RequestBodyReader(PipeReader input, PipeWriter out
 
     private async ValueTask WriteContinueAsync()
     {
-        output.Write("HTTP/1.1 100 Continue\r\n\r\n"u8);
-        if (!await flushOutput())
+        response.WriteRaw(Continue);
+        if (!await response.FlushAsync())
         {
             Failure = RequestBodyFailure.ClientAborted;
             throw new IOException("The client connection closed before 100 Continue could be sent.");

@@ -79,13 +79,14 @@ public sealed class MetricsTests
         Assert.Equal(0, metrics.Sum("llrp.requests"));
     }
 
-    // Upstream connections: one per client connection, closed with it (raw per client, and the HttpClient modes' own
-    // invokers); or one, reused by each client in turn and kept idle in the pool (raw pooled).
+    // Upstream connections: one per client connection, closed with it (raw per client, and the modes on HttpClient with
+    // their own invokers); or one, reused by each client in turn and kept idle in the pool (raw pooled).
     [Theory]
     [InlineData(LlrpModes.RawPerClient, 3, 0)]
     [InlineData(LlrpModes.RawPooled, 1, 1)]
     [InlineData(LlrpModes.HttpClient, 3, 0)]
     [InlineData(LlrpModes.HttpClientWithContext, 3, 0)]
+    [InlineData(LlrpModes.Yarp, 3, 0)]
     public async Task ActiveConnections_UpWhileOpenThenBackDown(string mode, int upstreamWhileOpen, int upstreamAfterwards)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);

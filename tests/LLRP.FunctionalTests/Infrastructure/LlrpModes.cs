@@ -2,7 +2,7 @@ namespace LLRP.FunctionalTests.Infrastructure;
 
 /// <summary>
 /// The proxy configurations the functional tests run over, by name, as theory data: raw mode with each upstream
-/// strategy, and the two HttpClient modes (one invoker per client connection, or shared invokers used round-robin).
+/// strategy, the two HttpClient modes and the YARP mode (one invoker per client connection, or shared invokers used round-robin).
 /// </summary>
 public static class LlrpModes
 {
@@ -11,12 +11,14 @@ public static class LlrpModes
     public const string HttpClient = "httpclient";
     public const string HttpClientSharedRoundRobin = "httpclient/shared-rr4";
     public const string HttpClientWithContext = "httpclient-httpcontext";
+    public const string Yarp = "yarp";
+    public const string YarpSharedRoundRobin = "yarp/shared-rr4";
 
     /// <summary>One configuration of each mode, and of each raw strategy.</summary>
-    public static readonly string[] Every = [RawPerClient, RawPooled, HttpClient, HttpClientWithContext];
+    public static readonly string[] Every = [RawPerClient, RawPooled, HttpClient, HttpClientWithContext, Yarp];
 
     /// <summary><see cref="Every"/> and shared HttpClient invokers, for tests of many requests and connections.</summary>
-    public static readonly string[] EveryWithSharedClients = [.. Every, HttpClientSharedRoundRobin];
+    public static readonly string[] EveryWithSharedClients = [.. Every, HttpClientSharedRoundRobin, YarpSharedRoundRobin];
 
     /// <summary>The raw mode's configurations, for what only raw mode does (each use names why).</summary>
     public static readonly string[] RawOnly = [RawPerClient, RawPooled];
@@ -35,6 +37,8 @@ public static class LlrpModes
         HttpClient => ["mode=httpclient"],
         HttpClientSharedRoundRobin => ["mode=httpclient", "shareClients=true", "shareClients.roundRobin=true", "shareClients.count=4"],
         HttpClientWithContext => ["mode=httpclient-httpcontext"],
+        Yarp => ["mode=yarp"],
+        YarpSharedRoundRobin => ["mode=yarp", "shareClients=true", "shareClients.roundRobin=true", "shareClients.count=4"],
         _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, "Not a configuration of LlrpModes."),
     };
 

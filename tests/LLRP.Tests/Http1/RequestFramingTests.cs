@@ -1,3 +1,4 @@
+using LLRP.Diagnostics;
 using LLRP.Http1;
 
 namespace LLRP.Tests.Http1;

@@ -6,8 +6,8 @@ using LLRP.Tests.Infrastructure;
 
 namespace LLRP.Tests.Http1;
 
-/// <summary>The request head sent downstream (RFC 9110 §7.6): exact bytes for representative client heads.</summary>
-public sealed class RequestHeadWriterTests
+/// <summary>The request head sent downstream by the forwarding rules (RFC 9110 §7.6): exact bytes for representative client heads.</summary>
+public sealed class RequestRewriterTests
 {
     private const string Downstream = "http://127.0.0.1:5000/base";
     private const string Forwarded = "X-Forwarded-For: 10.0.0.1\r\nX-Forwarded-Proto: http\r\n";
@@ -40,7 +40,7 @@ public sealed class RequestHeadWriterTests
     [InlineData("Content-Length: 007\r\n", "Content-Length: 7\r\n")]
     public void Write_FramingRecomputed(string received, string sent)
         => Assert.Equal(
-            "POST /base/u HTTP/1.1\r\nHost: 127.0.0.1:5000\r\nExpect: 100-continue\r\nTrailer: X-Sum\r\n" + sent + Forwarded + "X-Forwarded-Host: h\r\nVia: 1.1 llrp\r\n\r\n",
+            "POST /base/u HTTP/1.1\r\nHost: 127.0.0.1:5000\r\nExpect: 100-continue\r\nTrailer: X-Sum\r\n" + Forwarded + "X-Forwarded-Host: h\r\nVia: 1.1 llrp\r\n" + sent + "\r\n",
             Forward("POST /u HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n" + received + "Trailer: X-Sum\r\n\r\n"));
 
     /// <summary>RFC 9110 §7.2: a proxy that is the origin's client sets Host to the downstream authority, unless told to preserve it.</summary>
@@ -111,33 +111,42 @@ public sealed class RequestHeadWriterTests
     {
         var request = Text.Bytes("POST /u HTTP/1.1\r\nHost: h\r\nConnection: X-A\r\nX-A: 1\r\nX-B: 2\r\nTransfer-Encoding: chunked\r\nVia: 1.1 c\r\n\r\n");
 
-        var sent = Segmented.SameForEverySplit(request, input => Write(input, Options()), maxSplitPoints: 1);
+        var sent = Segmented.SameForEverySplit(request, input => Write(input, Rewriter()), maxSplitPoints: 1);
 
         Assert.Equal(
-            "POST /base/u HTTP/1.1\r\nHost: 127.0.0.1:5000\r\nX-B: 2\r\nTransfer-Encoding: chunked\r\n" + Forwarded + "X-Forwarded-Host: h\r\nVia: 1.1 c, 1.1 llrp\r\n\r\n",
+            "POST /base/u HTTP/1.1\r\nHost: 127.0.0.1:5000\r\nX-B: 2\r\n" + Forwarded + "X-Forwarded-Host: h\r\nVia: 1.1 c, 1.1 llrp\r\nTransfer-Encoding: chunked\r\n\r\n",
             sent);
     }
 
-    private static ProxyOptions Options(string downstream = Downstream, bool preserveHost = false, bool forwardedHeaders = true, bool addVia = true)
-        => new()
-        {
-            Downstreams = [DownstreamEndpoint.TryParse(downstream)!],
-            PreserveHost = preserveHost,
-            ForwardedHeaders = forwardedHeaders,
-            AddVia = addVia,
-        };
+    /// <summary>Every mode takes its fields from <see cref="RequestRewriter.WriteFields"/>: the same ones the raw head carries, Host first, no framing.</summary>
+    [Fact]
+    public void WriteFields_TheHeadsFieldsWithoutFraming()
+    {
+        var head = new RequestHead();
+        Assert.True(RequestHeadParser.TryParse(new ReadOnlySequence<byte>(Text.Bytes("POST /u HTTP/1.1\r\nHost: h\r\nConnection: X-A\r\nX-A: 1\r\nX-B: 2\r\nTE: trailers\r\nContent-Length: 3\r\n\r\n")), head, RequestParsing.DefaultLimits, out _));
+        var sink = new FieldRecorder();
+
+        Rewriter().WriteFields(head, ref sink);
+
+        Assert.Equal("Host: 127.0.0.1:5000|X-B: 2|TE: trailers|X-Forwarded-For: 10.0.0.1|X-Forwarded-Proto: http|X-Forwarded-Host: h|Via: 1.1 llrp", sink.ToString());
+    }
+
+    private static RequestRewriter Rewriter(string downstream = Downstream, bool preserveHost = false, bool forwardedHeaders = true, bool addVia = true)
+    {
+        var endpoint = DownstreamEndpoint.TryParse(downstream)!;
+        return new RequestRewriter(endpoint.Authority, endpoint.PathPrefix, Encoding.ASCII.GetBytes("10.0.0.1"), "http"u8.ToArray(), new RewriteSettings(preserveHost, forwardedHeaders, addVia));
+    }
 
     private static string Forward(string request, string downstream = Downstream, bool preserveHost = false, bool forwardedHeaders = true, bool addVia = true)
-        => Write(new ReadOnlySequence<byte>(Text.Bytes(request)), Options(downstream, preserveHost, forwardedHeaders, addVia));
+        => Write(new ReadOnlySequence<byte>(Text.Bytes(request)), Rewriter(downstream, preserveHost, forwardedHeaders, addVia));
 
-    private static string Write(ReadOnlySequence<byte> request, ProxyOptions options)
+    private static string Write(ReadOnlySequence<byte> request, RequestRewriter rewriter)
     {
         var head = new RequestHead();
         Assert.True(RequestHeadParser.TryParse(request, head, RequestParsing.DefaultLimits, out _));
-        var headWriter = new RequestHeadWriter(options.Downstreams[0], options, Encoding.ASCII.GetBytes("10.0.0.1"));
         var output = new ArrayBufferWriter<byte>();
         var writer = new BufferWriter<ArrayBufferWriter<byte>>(output, 0);
-        headWriter.Write(ref writer, head);
+        rewriter.WriteHead(ref writer, head);
         writer.Commit();
         return Text.Of(output.WrittenSpan);
     }

@@ -1,4 +1,5 @@
 using System.Buffers;
+using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Tests.Infrastructure;
 

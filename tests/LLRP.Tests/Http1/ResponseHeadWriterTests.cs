@@ -94,7 +94,7 @@ public sealed class ResponseHeadWriterTests
         var head = Parse(upstream);
         var output = new ArrayBufferWriter<byte>();
         var writer = new BufferWriter<ArrayBufferWriter<byte>>(output, 0);
-        ResponseHeadWriter.Write(ref writer, head, bodyFraming, close, http10KeepAlive);
+        ResponseHeadWriter.Write(ref writer, head, new ResponseFraming(bodyFraming, close, http10KeepAlive));
         writer.Commit();
         return Text.Of(output.WrittenSpan);
     }

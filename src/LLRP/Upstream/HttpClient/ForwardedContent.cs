@@ -9,7 +9,7 @@ namespace LLRP.Upstream.HttpClient;
 /// running afterwards, and <see cref="StopAsync"/> then makes sure it no longer touches the client input.
 /// Never buffers the body; its length is what <see cref="HttpContent.Headers"/> says (none: sent chunked).
 /// </summary>
-internal abstract class ForwardedContent(RequestBodyReader body) : HttpContent
+internal abstract class ForwardedContent(ClientRequestBody body) : HttpContent
 {
     private readonly Lock _gate = new();
     private bool _running;
@@ -17,7 +17,7 @@ internal abstract class ForwardedContent(RequestBodyReader body) : HttpContent
     private TaskCompletionSource? _exited;
 
     /// <summary>The client's body, which this content (directly or through a stream) reads.</summary>
-    protected RequestBodyReader Body { get; } = body;
+    protected ClientRequestBody Body { get; } = body;
 
     /// <summary>Makes the content ready to be sent again, as a new body.</summary>
     public void Reset()

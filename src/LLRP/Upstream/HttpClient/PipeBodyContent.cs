@@ -1,7 +1,7 @@
 namespace LLRP.Upstream.HttpClient;
 
 /// <summary>The httpclient mode's request content: body pieces go from the client pipe's buffer straight to HttpClient's request stream.</summary>
-internal sealed class PipeBodyContent(RequestBodyReader body) : ForwardedContent(body)
+internal sealed class PipeBodyContent(ClientRequestBody body) : ForwardedContent(body)
 {
     /// <summary>Most bytes handed to HttpClient per write: larger writes bypass its 4 KiB write buffer and go to the socket directly.</summary>
     private const int MaxPiece = 64 * 1024;

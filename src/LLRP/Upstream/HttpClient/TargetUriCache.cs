@@ -1,55 +1,34 @@
-using System.Text;
 using LLRP.Configuration;
 
 namespace LLRP.Upstream.HttpClient;
 
 /// <summary>
-/// Builds the upstream request URI: the downstream's scheme and authority, its path prefix, then the client's path and
-/// query exactly as received. Path and query canonicalisation is disabled, so <c>%2F</c>, <c>..</c> and case in escapes
-/// reach the downstream byte for byte. The URI of the previous request is reused when the target repeats.
+/// Builds the upstream request URI from the downstream's scheme and authority and the target to forward (path prefix,
+/// path and query, exactly as the <see cref="Http1.RequestRewriter"/> gives it). Canonicalisation is disabled, so
+/// <c>%2F</c>, <c>..</c> and case in escapes reach the downstream byte for byte. The previous URI is reused when the target repeats.
 /// </summary>
 internal sealed class TargetUriCache(DownstreamEndpoint downstream)
 {
     private static readonly UriCreationOptions Verbatim = new() { DangerousDisablePathAndQueryCanonicalization = true };
 
-    private readonly string _origin = downstream.Uri.GetLeftPart(UriPartial.Authority) + Encoding.ASCII.GetString(downstream.PathPrefix);
-    private byte[] _lastTarget = [];
-    private int _lastLength = -1;
-    private string? _lastTargetString;
+    private readonly string _origin = downstream.Uri.GetLeftPart(UriPartial.Authority);
+    private CachedString _target;
     private Uri? _last;
+    private string? _lastTarget;
 
-    /// <summary>The URI for an origin-form (or absolute-form path) target.</summary>
-    public Uri Get(ReadOnlySpan<byte> target)
-    {
-        if (_last is not null && _lastLength >= 0 && target.SequenceEqual(_lastTarget.AsSpan(0, _lastLength)))
-        {
-            return _last;
-        }
+    public Uri Get(ReadOnlySpan<byte> target) => Get(_target.Get(target));
 
-        if (_lastTarget.Length < target.Length)
-        {
-            _lastTarget = new byte[Math.Max(target.Length, 256)];
-        }
-
-        target.CopyTo(_lastTarget);
-        _lastLength = target.Length;
-        _lastTargetString = null;
-        return _last = Create(Encoding.ASCII.GetString(target));
-    }
-
-    /// <summary>The URI for a target already held as a string (the HttpContext mode's raw target).</summary>
     public Uri Get(string target)
     {
-        if (_last is not null && (ReferenceEquals(target, _lastTargetString) || target == _lastTargetString))
+        if (_last is not null && ReferenceEquals(target, _lastTarget))
         {
             return _last;
         }
 
-        _lastTargetString = target;
-        _lastLength = -1;
-        return _last = Create(target);
+        _lastTarget = target;
+        return _last = new Uri(_origin + target, in Verbatim);
     }
 
-    private Uri Create(string target)
-        => new(target.StartsWith('/') ? _origin + target : _origin + "/" + target, in Verbatim);
+    /// <summary>The downstream's scheme and authority, without a trailing '/': what YARP calls the destination prefix.</summary>
+    public string Origin => _origin;
 }

@@ -4,7 +4,7 @@ using System.Globalization;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Primitives;
 
-namespace LLRP.Upstream.Context;
+namespace LLRP.Upstream.LightContext;
 
 /// <summary>
 /// The header fields of the light <c>HttpContext</c>, case-insensitive, in arrival order per name. Unlike

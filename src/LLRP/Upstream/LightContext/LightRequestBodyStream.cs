@@ -2,10 +2,10 @@ using System.Buffers;
 using System.Runtime.CompilerServices;
 using LLRP.Upstream.HttpClient;
 
-namespace LLRP.Upstream.Context;
+namespace LLRP.Upstream.LightContext;
 
 /// <summary><c>HttpRequest.Body</c> in httpclient-httpcontext mode: the decoded request body, copied out of the client input. Asynchronous only, as Kestrel's.</summary>
-internal sealed class ContextRequestBodyStream(RequestBodyReader body) : Stream
+internal sealed class LightRequestBodyStream(ClientRequestBody body) : Stream
 {
     public override bool CanRead => true;
 
@@ -24,6 +24,12 @@ internal sealed class ContextRequestBodyStream(RequestBodyReader body) : Stream
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
+        if (buffer.IsEmpty)
+        {
+            // A zero-byte read (YARP issues one before renting its buffer) may complete at once; the next read waits.
+            return 0;
+        }
+
         var piece = await body.ReadAsync(buffer.Length, cancellationToken);
         var length = (int)piece.Length;
         piece.CopyTo(buffer.Span);

@@ -1,33 +1,37 @@
 using System.IO.Pipelines;
+using LLRP.Http1;
+using LLRP.Upstream.HttpClient;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
-using LLRP.Upstream.HttpClient;
 
-namespace LLRP.Upstream.Context;
+namespace LLRP.Upstream.LightContext;
 
 /// <summary>
-/// <c>HttpResponse</c> in httpclient-httpcontext mode, playing the server's part: on start it writes the head from
-/// <see cref="StatusCode"/>, <see cref="ReasonPhrase"/> and <see cref="Headers"/>, framed by the same rules as the
-/// httpclient mode (<see cref="ResponseFraming"/>); body writes are framed and flushed one by one. One per connection.
+/// <c>HttpResponse</c> of the light <c>HttpContext</c>, playing the server's part: its head (status, reason, fields) is
+/// validated and re-emitted with raw mode's rules (<see cref="RenderedResponseHead"/>, <see cref="ClientResponseWriter"/>)
+/// when the response starts; body writes are framed and flushed one by one, as Kestrel's. One per client connection.
 /// </summary>
-internal sealed partial class ContextResponse : IHttpResponseFeature, IHttpResponseBodyFeature
+internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFeature
 {
-    private readonly PipeWriter _output;
-    private readonly Func<ValueTask<bool>> _flush;
-    private readonly ContextResponseBodyStream _stream;
+    private readonly ClientResponseWriter _client;
+    private readonly RenderedResponseHead _rendered = new();
+    private readonly int _maxHeadSize;
+    private readonly LightResponseBodyStream _stream;
     private PipeWriter? _writer;
     private List<(Func<object, Task> Callback, object State)>? _onStarting;
     private List<(Func<object, Task> Callback, object State)>? _onCompleted;
-    private bool _isHead;
+    private ResponseHead? _head;
+    private bool _isHeadRequest;
     private bool _isHttp10;
+    private bool _persistent;
+    private ClientRequestBody? _body;
     private bool _completed;
-    private ResponseFraming _framing;
 
-    public ContextResponse(PipeWriter output, Func<ValueTask<bool>> flush)
+    public LightResponse(ClientResponseWriter client, int maxHeadSize)
     {
-        _output = output;
-        _flush = flush;
-        _stream = new ContextResponseBodyStream(this);
+        _client = client;
+        _maxHeadSize = maxHeadSize;
+        _stream = new LightResponseBodyStream(this);
         Body = _stream;
     }
 
@@ -41,32 +45,42 @@ internal sealed partial class ContextResponse : IHttpResponseFeature, IHttpRespo
 
     public bool HasStarted { get; private set; }
 
-    /// <summary>The client connection persists after this response as far as the request goes (set before the response starts).</summary>
-    public bool Persistent { get; set; }
-
     /// <summary>The client connection ends after this response (known once it started).</summary>
-    public bool Closes => _framing.Close;
+    public bool Closes => _client.Framing.Close;
 
     Stream IHttpResponseBodyFeature.Stream => _stream;
 
     public PipeWriter Writer => _writer ??= PipeWriter.Create(_stream, new StreamPipeWriterOptions(leaveOpen: true));
 
     /// <summary>Gets ready for the response to the request just parsed.</summary>
-    public void Reset(bool isHead, bool isHttp10)
+    /// <param name="persistent">The request allows its connection to persist.</param>
+    /// <param name="body">The request's body when it is read as it comes: the connection persists only if it was read to its end.</param>
+    public void Reset(bool isHeadRequest, bool isHttp10, bool persistent, ClientRequestBody? body)
     {
         StatusCode = StatusCodes.Status200OK;
         ReasonPhrase = null;
         Headers.Clear();
         Body = _stream;
         HasStarted = false;
-        Persistent = false;
-        _isHead = isHead;
-        _isHttp10 = isHttp10;
+        (_isHeadRequest, _isHttp10, _persistent, _body) = (isHeadRequest, isHttp10, persistent, body);
+        _head = null;
         _completed = false;
-        _framing = default;
         _writer = null;
         _onStarting = null;
         _onCompleted = null;
+        _client.BeginResponse();
+    }
+
+    /// <summary>Validates the head as it stands; throws <see cref="HttpMessageException"/> for one raw mode would refuse.</summary>
+    public void PrepareHead()
+    {
+        _rendered.Begin(StatusCode, ReasonPhrase, isHttp10: false);
+        foreach (var (name, values) in Headers)
+        {
+            _rendered.Add(name, values);
+        }
+
+        _head = _rendered.Parse(_maxHeadSize);
     }
 
     public void OnStarting(Func<object, Task> callback, object state) => (_onStarting ??= []).Add((callback, state));
@@ -112,7 +126,7 @@ internal sealed partial class ContextResponse : IHttpResponseFeature, IHttpRespo
         }
 
         await StartAsync();
-        _framing.WriteEnd(_output);
+        _client.WriteEnd();
         if (_onCompleted is { } callbacks)
         {
             await RunAsync(callbacks);
@@ -122,13 +136,13 @@ internal sealed partial class ContextResponse : IHttpResponseFeature, IHttpRespo
     public async ValueTask WriteAsync(ReadOnlyMemory<byte> data, CancellationToken cancellationToken)
     {
         await StartAsync(cancellationToken);
-        if (_framing.Body == Http1.BodyFraming.None || data.IsEmpty)
+        if (_client.Framing.Body == BodyFraming.None || data.IsEmpty)
         {
             return;
         }
 
-        _framing.WriteBody(_output, data.Span);
-        if (!await _flush())
+        _client.WriteBody(data.Span);
+        if (!await _client.FlushAsync())
         {
             throw new IOException("The client closed the connection.");
         }
@@ -137,10 +151,21 @@ internal sealed partial class ContextResponse : IHttpResponseFeature, IHttpRespo
     public async Task FlushAsync(CancellationToken cancellationToken)
     {
         await StartAsync(cancellationToken);
-        if (!await _flush())
+        if (!await _client.FlushAsync())
         {
             throw new IOException("The client closed the connection.");
         }
+    }
+
+    private void WriteHead()
+    {
+        if (_head is null)
+        {
+            PrepareHead();
+        }
+
+        HasStarted = true;
+        _client.WriteHead(_head!, _isHeadRequest, _isHttp10, _persistent && (_body is null || _body.IsCompleted));
     }
 
     private async Task StartAfterCallbacksAsync()

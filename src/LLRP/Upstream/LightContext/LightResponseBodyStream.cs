@@ -1,7 +1,7 @@
-namespace LLRP.Upstream.Context;
+namespace LLRP.Upstream.LightContext;
 
-/// <summary><c>HttpResponse.Body</c> in httpclient-httpcontext mode: every write goes to the client, framed, and is flushed, as Kestrel's. Asynchronous only.</summary>
-internal sealed class ContextResponseBodyStream(ContextResponse response) : Stream
+/// <summary><c>HttpResponse.Body</c> in the light HttpContext: every write goes to the client, framed, and is flushed, as Kestrel's. Asynchronous only.</summary>
+internal sealed class LightResponseBodyStream(LightResponse response) : Stream
 {
     public override bool CanRead => false;
 

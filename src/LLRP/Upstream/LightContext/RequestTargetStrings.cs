@@ -1,14 +1,14 @@
 using LLRP.Upstream.HttpClient;
 using Microsoft.AspNetCore.Http;
 
-namespace LLRP.Upstream.Context;
+namespace LLRP.Upstream.LightContext;
 
 /// <summary>The request target as <see cref="Microsoft.AspNetCore.Http.Features.IHttpRequestFeature"/> holds it, re-made only when the target changes.</summary>
 internal sealed class RequestTargetStrings
 {
     private CachedString _cache;
 
-    /// <summary>The target as received: the forwarder sends this, byte for byte.</summary>
+    /// <summary>The target to forward (the downstream's path prefix, then the client's target): sent byte for byte.</summary>
     public string RawTarget { get; private set; } = string.Empty;
 
     /// <summary>The path, unescaped as Kestrel presents it.</summary>

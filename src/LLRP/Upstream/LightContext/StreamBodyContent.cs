@@ -1,13 +1,13 @@
 using System.Buffers;
 using LLRP.Upstream.HttpClient;
 
-namespace LLRP.Upstream.Context;
+namespace LLRP.Upstream.LightContext;
 
 /// <summary>
 /// The httpclient-httpcontext mode's request content: copies <c>HttpRequest.Body</c> to HttpClient through a pooled buffer.
 /// <paramref name="body"/> is what that stream reads underneath, for cancelling a read when the content must stop.
 /// </summary>
-internal sealed class StreamBodyContent(RequestBodyReader body) : ForwardedContent(body)
+internal sealed class StreamBodyContent(ClientRequestBody body) : ForwardedContent(body)
 {
     private const int BufferSize = 64 * 1024;
 

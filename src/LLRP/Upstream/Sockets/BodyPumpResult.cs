@@ -1,4 +1,4 @@
-namespace LLRP.Proxy;
+namespace LLRP.Upstream.Sockets;
 
 /// <summary>How streaming a request body upstream ended.</summary>
 internal enum BodyPumpResult : byte

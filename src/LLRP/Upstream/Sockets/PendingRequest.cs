@@ -1,9 +1,14 @@
-namespace LLRP.Proxy;
+using System.Buffers;
+using LLRP.Http1;
 
-/// <summary>What the response side needs to know about a request forwarded upstream and not yet answered.</summary>
+namespace LLRP.Upstream.Sockets;
+
+/// <summary>A request written upstream and not answered yet: its bytes (to write it again on a new connection) and what its response depends on.</summary>
+/// <param name="Message">The request as received, head and buffered body; valid until the batch is answered.</param>
 internal readonly record struct PendingRequest(
-    long Start,
-    long End,
+    ReadOnlySequence<byte> Message,
+    int HeadLength,
+    BodyKind Body,
     bool IsHead,
     bool IsHttp10,
     bool IsPersistent,

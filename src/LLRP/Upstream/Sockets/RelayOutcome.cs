@@ -1,13 +1,13 @@
-using LLRP.Upstream.Sockets;
+using LLRP.Diagnostics;
 
-namespace LLRP.Proxy;
+namespace LLRP.Upstream.Sockets;
 
-/// <summary>How forwarding one response ended.</summary>
+/// <summary>How relaying one response ended.</summary>
 /// <param name="Error">None, or what failed.</param>
 /// <param name="Started">Bytes of the final response were written to the client, so an error can only abort.</param>
 /// <param name="CloseClient">The client connection ends after this response.</param>
 /// <param name="UpstreamReusable">The upstream connection is at a message boundary and may carry the next request.</param>
-internal readonly record struct ResponseOutcome(ForwarderError Error, bool Started, bool CloseClient, bool UpstreamReusable)
+internal readonly record struct RelayOutcome(ForwarderError Error, bool Started, bool CloseClient, bool UpstreamReusable)
 {
-    public static ResponseOutcome Failed(ForwarderError error, bool started) => new(error, started, true, false);
+    public static RelayOutcome Failed(ForwarderError error, bool started) => new(error, started, true, false);
 }

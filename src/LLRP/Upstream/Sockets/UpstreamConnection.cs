@@ -20,6 +20,9 @@ internal sealed class UpstreamConnection(ConnectionContext transport, Downstream
     /// <summary><see cref="Environment.TickCount64"/> when the connection last went back to the pool.</summary>
     public long IdleSince { get; set; }
 
+    /// <summary>The proxy aborted the connection: it is never reused.</summary>
+    public bool IsAborted => _aborted;
+
     /// <summary>Responses completed on this connection; a reused connection may have been closed by the downstream meanwhile.</summary>
     public int CompletedResponses { get; set; }
 

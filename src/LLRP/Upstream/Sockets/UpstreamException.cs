@@ -1,3 +1,5 @@
+using LLRP.Diagnostics;
+
 namespace LLRP.Upstream.Sockets;
 
 /// <summary>Carries a classified upstream failure from the I/O code to the place that reports it.</summary>

@@ -1,0 +1,38 @@
+using System.Buffers;
+using LLRP.Diagnostics;
+
+namespace LLRP.Http1;
+
+/// <summary>Finds where the body of a parsed request is (RFC 9112 §6.3): none, all in the buffer already, or to be read.</summary>
+internal static class RequestBodyLocator
+{
+    /// <summary>
+    /// A Content-Length body is buffered when all its bytes are in <paramref name="afterHead"/>. A chunked body is always
+    /// read as it comes, decoded once (its length is only known at its end). Throws when the declared length is over the limit.
+    /// </summary>
+    /// <param name="bodyLength">The buffered body's length.</param>
+    public static BodyKind Locate(RequestHead head, long bufferedAfterHead, long maxBodySize, out long bodyLength)
+    {
+        bodyLength = 0;
+        switch (head.Framing)
+        {
+            case BodyFraming.ContentLength:
+                if (maxBodySize > 0 && head.ContentLength > maxBodySize)
+                {
+                    HttpMessageException.Throw(RejectionReason.BodyTooLarge);
+                }
+
+                if (bufferedAfterHead < head.ContentLength)
+                {
+                    return BodyKind.Streaming;
+                }
+
+                bodyLength = head.ContentLength;
+                return BodyKind.Buffered;
+            case BodyFraming.Chunked:
+                return BodyKind.Streaming;
+            default:
+                return BodyKind.None;
+        }
+    }
+}

@@ -1,0 +1,292 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.IO.Pipelines;
+using LLRP.Configuration;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+using LLRP.Upstream;
+using Microsoft.AspNetCore.Connections;
+
+namespace LLRP.Proxy;
+
+/// <summary>
+/// One client connection, the same in every mode: it owns the client side and hands requests to the mode's
+/// <see cref="IRequestForwarder"/>. Per read of the client input:
+/// 1. parse every complete request head in the buffer, up to the forwarder's batch size, with the limits applied
+///    (a request whose body is still to be read ends the batch, and is forwarded alone);
+/// 2. hand each to the forwarder, which sends them and writes every response, in order (<see cref="ForwardBatchAsync"/>);
+/// 3. report a failure once and answer it: an error response before the response started, an abort after;
+/// 4. advance the client input past the batch, in one place.
+/// The client output is flushed when the session is about to wait for its client, so that the responses to
+/// pipelined requests leave together. Idle and request-head deadlines are kept by <see cref="ClientConnectionTracker"/>.
+/// </summary>
+internal sealed class ClientSession : ITrackedConnection
+{
+    private readonly ConnectionContext _connection;
+    private readonly PipeReader _input;
+    private readonly ClientSessionServices _services;
+    private readonly ClientResponseWriter _response;
+    private readonly ClientRequestBody _body;
+    private readonly IRequestForwarder _forwarder;
+    private readonly DownstreamEndpoint _downstream;
+    private readonly RequestHead _head = new();
+    private readonly ConnectionDeadline _deadline = new();
+    private volatile bool _stopping;
+
+    public ClientSession(ConnectionContext connection, DownstreamEndpoint downstream, ClientSessionServices services)
+    {
+        _connection = connection;
+        _input = connection.Transport.Input;
+        _services = services;
+        _downstream = downstream;
+        _response = new ClientResponseWriter(connection.Transport.Output, services.Metrics);
+        _body = new ClientRequestBody(_input, _response, services.BodyLimits);
+        var rewriter = new RequestRewriter(downstream.Authority, downstream.PathPrefix, ClientAddress.Of(connection.RemoteEndPoint), "http"u8.ToArray(), services.Rewrite);
+        _forwarder = services.Forwarders.Create(new ForwarderContext(downstream, rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId));
+    }
+
+    public async Task RunAsync()
+    {
+        _services.Metrics.ClientConnectionOpened();
+        _services.Tracker.Add(this);
+        try
+        {
+            var headStarted = long.MaxValue;
+            while (!_stopping)
+            {
+                _deadline.WaitUntil(headStarted != long.MaxValue
+                    ? headStarted + _services.RequestHeadersTimeoutMs
+                    : Environment.TickCount64 + _services.KeepAliveTimeoutMs);
+                var read = _input.ReadAsync();
+                if (!read.IsCompleted && !await _response.FlushAsync())
+                {
+                    break;
+                }
+
+                var result = await read;
+                var buffer = result.Buffer;
+                if (!_deadline.TakeBack())
+                {
+                    if (!_stopping && !buffer.IsEmpty)
+                    {
+                        _response.WriteRaw(ErrorResponses.RequestTimeout);
+                    }
+
+                    break;
+                }
+
+                if (result.IsCanceled)
+                {
+                    // A body read cancelled once its request was answered: nothing was consumed, read again.
+                    _input.AdvanceTo(buffer.Start);
+                    continue;
+                }
+
+                if (buffer.IsEmpty && result.IsCompleted)
+                {
+                    break;
+                }
+
+                var batch = await ForwardBatchAsync(buffer, result.IsCompleted);
+                headStarted = !batch.HeadPending ? long.MaxValue
+                    : headStarted != long.MaxValue ? headStarted
+                    : Environment.TickCount64;
+                if (batch.Close)
+                {
+                    break;
+                }
+            }
+
+            await _response.FlushAsync();
+        }
+        catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
+        {
+            // The client went away; there is nobody left to answer.
+        }
+        finally
+        {
+            _services.Tracker.Remove(this);
+            await _forwarder.DisposeAsync();
+            _services.Metrics.ClientConnectionClosed();
+        }
+    }
+
+    public void OnHeartbeat(long now)
+    {
+        if (_deadline.TryClaim(now))
+        {
+            _input.CancelPendingRead();
+        }
+    }
+
+    public void OnStopping()
+    {
+        _stopping = true;
+        _response.Stopping = true;
+        if (_deadline.TryClaim(now: null))
+        {
+            _input.CancelPendingRead();
+        }
+    }
+
+    /// <summary>
+    /// Parses and forwards the requests of one read, then advances the client input past them. A request whose body is
+    /// read as it comes is forwarded alone, after its head is consumed.
+    /// </summary>
+    private async ValueTask<BatchResult> ForwardBatchAsync(ReadOnlySequence<byte> buffer, bool clientCompleted)
+    {
+        var startTimestamp = Stopwatch.GetTimestamp();
+        var count = 0;
+        long offset = 0;
+        var needMore = false;
+        var close = false;
+        var streams = false;
+        RejectionReason? rejection = null;
+        while (count < _forwarder.MaxBatch)
+        {
+            var remaining = buffer.Slice(offset);
+            int headLength;
+            long bodyLength;
+            BodyKind body;
+            try
+            {
+                if (!RequestHeadParser.TryParse(remaining, _head, _services.Limits, out headLength))
+                {
+                    needMore = true;
+                    break;
+                }
+
+                body = RequestBodyLocator.Locate(_head, remaining.Length - headLength, _services.BodyLimits.MaxBodySize, out bodyLength);
+                if (body == BodyKind.Buffered && !_forwarder.TakesBufferedBodies)
+                {
+                    (body, bodyLength) = (BodyKind.Streaming, 0);
+                }
+
+                if (_head.IsAsteriskForm && !_forwarder.SendsAsteriskForm)
+                {
+                    HttpMessageException.Throw(RejectionReason.AsteriskFormNotForwarded);
+                }
+            }
+            catch (HttpMessageException e)
+            {
+                rejection = e.Reason;
+                break;
+            }
+
+            if (body == BodyKind.Streaming && count > 0)
+            {
+                break;
+            }
+
+            if (count == 0 && await _forwarder.BeginBatchAsync() is var error and not ForwarderError.None)
+            {
+                Fail(error, started: false);
+                return new BatchResult(Close: true, HeadPending: false);
+            }
+
+            _forwarder.Add(_head, remaining, headLength, bodyLength, body);
+            count++;
+            offset += headLength + bodyLength;
+            if (body == BodyKind.Streaming)
+            {
+                streams = true;
+                _body.Reset(_head.Framing, _head.ContentLength, _forwarder.AnswersContinue && _head.ExpectsContinue && !_head.IsHttp10);
+                break;
+            }
+
+            if (!_head.IsPersistent)
+            {
+                break;
+            }
+        }
+
+        if (streams)
+        {
+            Consume(buffer, offset, offset);
+            var streamed = await _forwarder.ForwardAsync(_body);
+            _services.Metrics.BytesReceived(_body.BytesConsumed);
+            return new BatchResult(Complete(streamed, startTimestamp, _body), HeadPending: false);
+        }
+
+        if (count > 0)
+        {
+            close = Complete(await _forwarder.ForwardAsync(body: null), startTimestamp, body: null);
+        }
+
+        if (rejection is { } reason && !close)
+        {
+            Reject(reason, started: false);
+            close = true;
+        }
+
+        Consume(buffer, offset, needMore ? buffer.Length : offset);
+        return new BatchResult(close || (count == 0 && clientCompleted), needMore && !close && offset < buffer.Length);
+    }
+
+    private void Consume(in ReadOnlySequence<byte> buffer, long consumed, long examined)
+    {
+        _services.Metrics.BytesReceived(consumed);
+        _input.AdvanceTo(buffer.GetPosition(consumed), buffer.GetPosition(examined));
+    }
+
+    /// <summary>Counts the completed responses, answers a failure, and says whether the client connection ends.</summary>
+    private bool Complete(in ForwardResult result, long startTimestamp, ClientRequestBody? body)
+    {
+        for (var i = 0; i < result.Completed; i++)
+        {
+            _services.Metrics.RequestCompleted(startTimestamp);
+        }
+
+        switch (body?.Failure)
+        {
+            case RequestBodyFailure.Rejected:
+                Reject(body.Rejection, result.Started);
+                return true;
+            case RequestBodyFailure.ClientAborted:
+                _connection.Abort();
+                return true;
+        }
+
+        if (result.Error != ForwarderError.None)
+        {
+            Fail(result.Error, result.Started);
+            return true;
+        }
+
+        return result.CloseClient;
+    }
+
+    /// <summary>A malformed or refused request: 400/413/414/431/501/505 with <c>Connection: close</c>, or an abort once a response started.</summary>
+    private void Reject(RejectionReason reason, bool started)
+    {
+        _services.FailureLog.RequestRejected(_connection.RemoteEndPoint, reason);
+        _services.Metrics.RequestRejected(reason);
+        if (started)
+        {
+            _connection.Abort();
+        }
+        else
+        {
+            _response.WriteRaw(ErrorResponses.For(reason));
+        }
+    }
+
+    /// <summary>Reports a forwarding failure once (not the client's own leaving), then answers it: 502/504, or an abort once the response started.</summary>
+    private void Fail(ForwarderError error, bool started)
+    {
+        if (error != ForwarderError.ClientAborted && !_response.ClientGone)
+        {
+            _services.FailureLog.ForwardingFailed(_downstream.ToString(), error);
+            _services.Metrics.ForwardingFailed(error);
+        }
+
+        if (started || error == ForwarderError.ClientAborted)
+        {
+            _connection.Abort();
+        }
+        else
+        {
+            _response.WriteRaw(ErrorResponses.For(error));
+        }
+    }
+}

@@ -1,0 +1,141 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+using Microsoft.AspNetCore.Connections;
+
+namespace LLRP.Upstream;
+
+/// <summary>
+/// Where every mode writes its responses: the client connection's output, with the framing rules of
+/// <see cref="ResponseFraming"/> and <see cref="ResponseHeadWriter"/> applied once. Nothing is flushed until
+/// <see cref="FlushAsync"/>, so the responses to one batch leave together. One per client connection, owned by its session.
+/// </summary>
+internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metrics)
+{
+    private ResponseFraming _framing;
+    private volatile bool _stopping;
+
+    /// <summary>The final head of the response being forwarded was written: a failure now can only abort the connection.</summary>
+    public bool Started { get; private set; }
+
+    /// <summary>The client went away: a flush failed or its connection completed.</summary>
+    public bool ClientGone { get; private set; }
+
+    /// <summary>The proxy is stopping: every response from now on closes its connection, and says so.</summary>
+    public bool Stopping
+    {
+        get => _stopping;
+        set => _stopping = value;
+    }
+
+    /// <summary>How the response being forwarded reaches the client.</summary>
+    public ResponseFraming Framing => _framing;
+
+    /// <summary>A new response is next: nothing of it is written yet.</summary>
+    public void BeginResponse() => Started = false;
+
+    /// <summary>Writes an interim response, to an HTTP/1.1 client only (RFC 9110 §15.2).</summary>
+    public void WriteInterim(ResponseHead head, bool isHttp10Client)
+    {
+        if (!isHttp10Client)
+        {
+            var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), head.Source.Length);
+            ResponseHeadWriter.WriteInterim(ref writer, head);
+            writer.Commit();
+        }
+    }
+
+    /// <summary>Decides the framing of a final response and writes its head.</summary>
+    /// <param name="persistent">As far as the request goes, the client connection may carry another request after this one.</param>
+    public ResponseFraming WriteHead(ResponseHead head, bool isHeadRequest, bool isHttp10Client, bool persistent)
+    {
+        _framing = ResponseFraming.For(head, isHeadRequest, isHttp10Client, persistent && !_stopping);
+        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), head.Source.Length + 64);
+        ResponseHeadWriter.Write(ref writer, head, _framing);
+        writer.Commit();
+        Started = true;
+        return _framing;
+    }
+
+    /// <summary>Writes a piece of the body in the response's framing: one chunk when chunked.</summary>
+    public void WriteBody(ReadOnlySpan<byte> data)
+    {
+        if (_framing.Body != BodyFraming.Chunked)
+        {
+            output.Write(data);
+            return;
+        }
+
+        if (!data.IsEmpty)
+        {
+            var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), data.Length + 24);
+            ChunkedEncoding.WriteChunk(ref writer, data);
+            writer.Commit();
+        }
+    }
+
+    /// <summary>Writes a piece of the body in the response's framing: one chunk when chunked.</summary>
+    public void WriteBody(in ReadOnlySequence<byte> data)
+    {
+        if (data.IsEmpty)
+        {
+            return;
+        }
+
+        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), (int)Math.Min(data.Length + 24, 4096));
+        if (_framing.Body == BodyFraming.Chunked)
+        {
+            ChunkedEncoding.WriteChunk(ref writer, data);
+        }
+        else
+        {
+            writer.Write(data);
+        }
+
+        writer.Commit();
+    }
+
+    /// <summary>Ends the body: the last chunk when chunked.</summary>
+    public void WriteEnd()
+    {
+        if (_framing.Body == BodyFraming.Chunked)
+        {
+            output.Write("0\r\n\r\n"u8);
+        }
+    }
+
+    /// <summary>Writes a response the proxy makes itself (an error, <c>100 Continue</c>): bytes built once.</summary>
+    public void WriteRaw(ReadOnlySpan<byte> response) => output.Write(response);
+
+    /// <summary>Flushes what was written; false when the client is gone.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<bool> FlushAsync()
+    {
+        if (ClientGone)
+        {
+            return false;
+        }
+
+        try
+        {
+            if (output.CanGetUnflushedBytes)
+            {
+                metrics.BytesSent(output.UnflushedBytes);
+            }
+
+            ClientGone = (await output.FlushAsync()).IsCompleted;
+        }
+        catch (Exception e) when (IsConnectionFailure(e))
+        {
+            ClientGone = true;
+        }
+
+        return !ClientGone;
+    }
+
+    /// <summary>Failures of a connection's transport, as opposed to bugs.</summary>
+    public static bool IsConnectionFailure(Exception e)
+        => e is IOException or ConnectionResetException or ConnectionAbortedException or ObjectDisposedException;
+}

@@ -1,0 +1,13 @@
+using LLRP.Diagnostics;
+
+namespace LLRP.Upstream;
+
+/// <summary>How forwarding a batch ended.</summary>
+/// <param name="Completed">Responses forwarded to their end, in order.</param>
+/// <param name="Error">None, or why the next response could not be forwarded: reported once by the session.</param>
+/// <param name="Started">That failed response had started, so the client connection can only be aborted.</param>
+/// <param name="CloseClient">The client connection ends after these responses.</param>
+internal readonly record struct ForwardResult(int Completed, ForwarderError Error, bool Started, bool CloseClient)
+{
+    public static ForwardResult Failed(int completed, ForwarderError error, bool started) => new(completed, error, started, CloseClient: true);
+}

@@ -1,0 +1,24 @@
+using System.Net;
+using LLRP.Configuration;
+using LLRP.Http1;
+
+namespace LLRP.Upstream;
+
+/// <summary>What a forwarder is given about its client connection.</summary>
+/// <param name="Downstream">Where its requests go.</param>
+/// <param name="Rewriter">The forwarding rules, bound to the downstream and the client.</param>
+/// <param name="Limits">The limits the client's request heads were parsed with.</param>
+/// <param name="Response">Where its responses go.</param>
+/// <param name="Body">Where a request body still to be read comes from.</param>
+/// <param name="RemoteEndPoint">The client's address and port.</param>
+/// <param name="LocalEndPoint">The address and port the client connected to.</param>
+/// <param name="ConnectionId">The client connection's id.</param>
+internal sealed record ForwarderContext(
+    DownstreamEndpoint Downstream,
+    RequestRewriter Rewriter,
+    RequestLimits Limits,
+    ClientResponseWriter Response,
+    ClientRequestBody Body,
+    EndPoint? RemoteEndPoint,
+    EndPoint? LocalEndPoint,
+    string ConnectionId);

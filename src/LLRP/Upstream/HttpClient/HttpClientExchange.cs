@@ -1,0 +1,166 @@
+using System.Buffers;
+using System.Net;
+using System.Runtime.CompilerServices;
+using LLRP.Diagnostics;
+
+namespace LLRP.Upstream.HttpClient;
+
+/// <summary>
+/// The HttpClient end of one client connection, for every mode that sends with <see cref="HttpMessageInvoker"/>: the
+/// invokers to use, the request message and content (reused per connection with <c>LLRP_HTTPCLIENT_REUSEREQUEST</c>:
+/// <see cref="HttpMessageInvoker"/>, unlike <c>HttpClient</c>, does not refuse a message it has sent), the response
+/// headers timeout, and the copy of a response body to the client.
+/// </summary>
+internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseRequest, TimeSpan responseHeadersTimeout) : IDisposable
+{
+    private const int ResponseBufferSize = 16 * 1024;
+
+    /// <summary>Most body bytes written to the client without a flush, so a downstream faster than the client meets back-pressure.</summary>
+    private const int MaxUnflushedBody = 64 * 1024;
+
+    private InvokerSelector _invokers = invokers;
+    private HttpRequestMessage? _reusedMessage;
+    private ForwardedContent? _reusedContent;
+    private CancellationTokenSource? _timer;
+
+    /// <summary>An empty message to fill: the connection's reused one, its headers cleared, or a new one.</summary>
+    public HttpRequestMessage NextMessage()
+    {
+        if (!reuseRequest)
+        {
+            return NewMessage();
+        }
+
+        if (_reusedMessage is { } message)
+        {
+            message.Headers.Clear();
+            message.Content = null;
+            return message;
+        }
+
+        return _reusedMessage = NewMessage();
+    }
+
+    /// <summary>The request content of the mode: the connection's reused one, emptied, or a new one from <paramref name="create"/>.</summary>
+    public ForwardedContent Content(Func<ForwardedContent> create)
+    {
+        if (!reuseRequest)
+        {
+            return create();
+        }
+
+        var content = _reusedContent ??= create();
+        content.Reset();
+        return content;
+    }
+
+    /// <summary>Sends with the connection's next invoker; the response headers timeout runs until the response head is in.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<HttpResponseMessage> SendAsync(HttpRequestMessage message)
+    {
+        var timer = _timer ??= new CancellationTokenSource();
+        timer.CancelAfter(responseHeadersTimeout);
+        try
+        {
+            return await _invokers.Next().SendAsync(message, timer.Token);
+        }
+        finally
+        {
+            if (!timer.TryReset())
+            {
+                timer.Dispose();
+                _timer = null;
+            }
+        }
+    }
+
+    /// <summary>Releases a message that is not reused.</summary>
+    public void Release(HttpRequestMessage message)
+    {
+        if (!ReferenceEquals(message, _reusedMessage))
+        {
+            message.Dispose();
+        }
+    }
+
+    /// <summary>
+    /// HttpClient returned without sending the whole body (<c>Expect: 100-continue</c> refused) or failed: makes sure the
+    /// content no longer reads the client input, which is then not at a request boundary.
+    /// </summary>
+    public static Task StopBodyAsync(HttpRequestMessage message)
+        => message.Content is ForwardedContent content ? content.StopAsync() : Task.CompletedTask;
+
+    /// <summary>
+    /// Streams a response body to the client through a pooled buffer. The client output is flushed while waiting for the
+    /// downstream (so the read and write sides overlap) and every <see cref="MaxUnflushedBody"/> bytes; a small body
+    /// already buffered leaves with the rest of the batch, in one flush.
+    /// </summary>
+    /// <returns>None; ResponseBodyFailed when the downstream failed mid-body; ClientAborted when the client went away.</returns>
+    public static async ValueTask<ForwarderError> CopyBodyAsync(Stream source, ClientResponseWriter client)
+    {
+        var buffer = ArrayPool<byte>.Shared.Rent(ResponseBufferSize);
+        var unflushed = 0;
+        try
+        {
+            while (true)
+            {
+                var read = source.ReadAsync(buffer);
+                if (!read.IsCompleted || unflushed >= MaxUnflushedBody)
+                {
+                    unflushed = 0;
+                    if (!await client.FlushAsync())
+                    {
+                        await source.DisposeAsync();
+                        await ObserveAsync(read);
+                        return ForwarderError.ClientAborted;
+                    }
+                }
+
+                int count;
+                try
+                {
+                    count = await read;
+                }
+                catch (Exception e) when (e is IOException or HttpRequestException or ObjectDisposedException or OperationCanceledException)
+                {
+                    return ForwarderError.ResponseBodyFailed;
+                }
+
+                if (count == 0)
+                {
+                    client.WriteEnd();
+                    return ForwarderError.None;
+                }
+
+                client.WriteBody(buffer.AsSpan(0, count));
+                unflushed += count;
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    public void Dispose()
+    {
+        _invokers.Dispose();
+        _timer?.Dispose();
+        _reusedMessage?.Dispose();
+    }
+
+    private static HttpRequestMessage NewMessage() => new() { Version = HttpVersion.Version11, VersionPolicy = HttpVersionPolicy.RequestVersionExact };
+
+    /// <summary>Waits for a read whose result is no longer wanted, so the buffer it fills can go back to the pool.</summary>
+    private static async ValueTask ObserveAsync(ValueTask<int> read)
+    {
+        try
+        {
+            await read;
+        }
+        catch (Exception e) when (e is IOException or HttpRequestException or ObjectDisposedException or OperationCanceledException)
+        {
+            // The dispose tore the downstream connection down; nothing more was wanted from it.
+        }
+    }
+}

@@ -1,0 +1,124 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+
+namespace LLRP.Upstream.HttpClient;
+
+/// <summary>
+/// httpclient mode: each request fills an <see cref="HttpRequestMessage"/> straight from its parsed head, with the
+/// <see cref="RequestRewriter"/>'s fields and target; its body streams from the client (<see cref="PipeBodyContent"/>);
+/// <see cref="HttpMessageInvoker.SendAsync"/> returns once the response head is in; that head is validated and
+/// re-emitted with raw mode's rules (<see cref="ResponseMessageHead"/>) and its body copied to the client.
+/// </summary>
+internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientExchange exchange, int maxResponseHeadSize) : IRequestForwarder
+{
+    private readonly FieldStringCache _strings = new();
+    private readonly TargetUriCache _uris = new(context.Downstream);
+    private readonly ArrayBufferWriter<byte> _target = new(256);
+    private readonly RenderedResponseHead _responseHead = new();
+    private HttpRequestMessage? _message;
+    private bool _isHead;
+    private bool _isHttp10;
+    private bool _isPersistent;
+
+    public int MaxBatch => 1;
+
+    public bool TakesBufferedBodies => false;
+
+    public bool SendsAsteriskForm => false;
+
+    public bool AnswersContinue => true;
+
+    public ValueTask<ForwarderError> BeginBatchAsync() => ValueTask.FromResult(ForwarderError.None);
+
+    public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
+    {
+        var request = _message = exchange.NextMessage();
+        request.Method = UpstreamMethods.From(head.Method);
+        _target.ResetWrittenCount();
+        var target = new BufferWriter<ArrayBufferWriter<byte>>(_target, 256);
+        context.Rewriter.WriteTarget(ref target, head);
+        target.Commit();
+        request.RequestUri = _uris.Get(_target.WrittenSpan);
+        if (body != BodyKind.None)
+        {
+            var content = exchange.Content(() => new PipeBodyContent(context.Body));
+            content.Headers.ContentLength = head.Framing == BodyFraming.ContentLength ? head.ContentLength : null;
+            request.Content = content;
+        }
+
+        var fields = new MessageFieldSink(request, _strings, static () => new ByteArrayContent([]));
+        context.Rewriter.WriteFields(head, ref fields);
+        (_isHead, _isHttp10, _isPersistent) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent);
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
+    {
+        var message = _message!;
+        try
+        {
+            HttpResponseMessage response;
+            try
+            {
+                response = await exchange.SendAsync(message);
+            }
+            catch (Exception e)
+            {
+                await HttpClientExchange.StopBodyAsync(message);
+                return ForwardResult.Failed(0, UpstreamFailures.Classify(e), started: false);
+            }
+
+            using (response)
+            {
+                return await ForwardResponseAsync(message, response, body);
+            }
+        }
+        finally
+        {
+            exchange.Release(message);
+        }
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        exchange.Dispose();
+        return default;
+    }
+
+    private async ValueTask<ForwardResult> ForwardResponseAsync(HttpRequestMessage message, HttpResponseMessage response, ClientRequestBody? body)
+    {
+        var persistent = _isPersistent && (body is null || body.IsCompleted);
+        if (body is { IsCompleted: false })
+        {
+            await HttpClientExchange.StopBodyAsync(message);
+        }
+
+        ResponseHead head;
+        try
+        {
+            head = ResponseMessageHead.Parse(response, _responseHead, maxResponseHeadSize);
+        }
+        catch (HttpMessageException)
+        {
+            return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
+        }
+
+        var client = context.Response;
+        client.BeginResponse();
+        if (head.IsInterim)
+        {
+            return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
+        }
+
+        var framing = client.WriteHead(head, _isHead, _isHttp10, persistent);
+        if (framing.Body != BodyFraming.None
+            && await HttpClientExchange.CopyBodyAsync(await response.Content.ReadAsStreamAsync(), client) is var error and not ForwarderError.None)
+        {
+            return ForwardResult.Failed(0, error, started: true);
+        }
+
+        return new ForwardResult(1, ForwarderError.None, Started: true, framing.Close);
+    }
+}

@@ -1,0 +1,45 @@
+using System.Buffers;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+
+namespace LLRP.Upstream;
+
+/// <summary>
+/// Carries the requests of one client connection to the downstream, in the configured mode; all that differs between
+/// modes lives behind this. The client session calls, for each batch of requests parsed from one read:
+/// 1. <see cref="BeginBatchAsync"/> once the first request parsed;
+/// 2. <see cref="Add"/> for each request, in order, while its bytes are valid;
+/// 3. <see cref="ForwardAsync"/>, which sends them and writes every response to the client through
+///    <see cref="ClientResponseWriter"/>, in order. Failures are returned, never thrown.
+/// A request whose body is still arriving (or that has a body, when <see cref="TakesBufferedBodies"/> is false) is
+/// forwarded alone, and its body is read from the <see cref="ClientRequestBody"/> given to <see cref="ForwardAsync"/>.
+/// </summary>
+internal interface IRequestForwarder : IAsyncDisposable
+{
+    /// <summary>Most requests in a batch: more than one when the forwarder pipelines them upstream.</summary>
+    int MaxBatch { get; }
+
+    /// <summary>True when a body already in the client's buffer is handed to <see cref="Add"/> with its head.</summary>
+    bool TakesBufferedBodies { get; }
+
+    /// <summary>True when the forwarder can send <c>OPTIONS *</c>; otherwise such a request is answered 501 (RFC 9110 §15.6.2).</summary>
+    bool SendsAsteriskForm { get; }
+
+    /// <summary>True when the downstream's interim responses do not reach the client, so the proxy answers <c>Expect: 100-continue</c> itself.</summary>
+    bool AnswersContinue { get; }
+
+    /// <summary>Makes the downstream ready for a batch (an open connection, for one); an error is answered before anything is sent.</summary>
+    ValueTask<ForwarderError> BeginBatchAsync();
+
+    /// <summary>Takes the next request of the batch.</summary>
+    /// <param name="head">Its parsed head; reused for the next request once this returns.</param>
+    /// <param name="message">Its bytes from the head's start: valid until <see cref="ForwardAsync"/> returns.</param>
+    /// <param name="headLength">Bytes of <paramref name="message"/> that are the head.</param>
+    /// <param name="bodyLength">Bytes after the head that are its buffered body, as received (chunked framing included).</param>
+    /// <param name="body">Where the body is: none, buffered, or to be read from the <see cref="ClientRequestBody"/>.</param>
+    void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body);
+
+    /// <summary>Sends the batch and forwards every response.</summary>
+    /// <param name="body">The body of the batch's only request, still to be read from the client; null when no body is read so.</param>
+    ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body);
+}

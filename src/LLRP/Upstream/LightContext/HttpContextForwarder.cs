@@ -1,0 +1,148 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+using LLRP.Upstream.HttpClient;
+
+namespace LLRP.Upstream.LightContext;
+
+/// <summary>
+/// httpclient-httpcontext mode: the httpclient mode with an <c>HttpContext</c> in the middle, to measure what that
+/// indirection costs. Per request:
+/// 1. the parsed head fills the <see cref="LightHttpContext"/> (with the forwarding rules applied);
+/// 2. the <see cref="HttpRequestMessage"/> is built from <c>HttpContext.Request</c> only, its body read from <c>HttpRequest.Body</c>;
+/// 3. after <c>SendAsync</c>, status, fields and body are copied into <c>HttpContext.Response</c>, which writes the client's response.
+/// </summary>
+internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientExchange exchange, int maxResponseHeadSize) : IRequestForwarder
+{
+    private const int ResponseBufferSize = 16 * 1024;
+
+    private readonly LightHttpContext _light = new(context, maxResponseHeadSize);
+    private readonly TargetUriCache _uris = new(context.Downstream);
+    private bool _hasBody;
+
+    public int MaxBatch => 1;
+
+    public bool TakesBufferedBodies => false;
+
+    public bool SendsAsteriskForm => false;
+
+    public bool AnswersContinue => true;
+
+    public ValueTask<ForwarderError> BeginBatchAsync() => ValueTask.FromResult(ForwarderError.None);
+
+    public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
+    {
+        _light.Fill(head, body);
+        _hasBody = body != BodyKind.None;
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
+    {
+        var httpContext = _light.Context;
+        var message = exchange.NextMessage();
+        if (_hasBody)
+        {
+            var content = (StreamBodyContent)exchange.Content(() => new StreamBodyContent(context.Body));
+            content.Source = httpContext.Request.Body;
+            content.Headers.ContentLength = httpContext.Request.ContentLength;
+            message.Content = content;
+        }
+
+        ContextMessages.CopyRequest(httpContext, message, _uris);
+        try
+        {
+            HttpResponseMessage response;
+            try
+            {
+                response = await exchange.SendAsync(message);
+            }
+            catch (Exception e)
+            {
+                await HttpClientExchange.StopBodyAsync(message);
+                return ForwardResult.Failed(0, UpstreamFailures.Classify(e), started: false);
+            }
+
+            using (response)
+            {
+                if (body is { IsCompleted: false })
+                {
+                    await HttpClientExchange.StopBodyAsync(message);
+                }
+
+                return await CopyResponseAsync(response);
+            }
+        }
+        finally
+        {
+            exchange.Release(message);
+        }
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        exchange.Dispose();
+        return default;
+    }
+
+    /// <summary>Copies the response into <c>HttpContext.Response</c>, then its body, read by read through a pooled buffer, into <c>HttpResponse.Body</c>.</summary>
+    private async ValueTask<ForwardResult> CopyResponseAsync(HttpResponseMessage source)
+    {
+        var response = _light.Response;
+        ContextMessages.CopyResponse(source, _light.Context.Response);
+        try
+        {
+            response.PrepareHead();
+        }
+        catch (HttpMessageException)
+        {
+            return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
+        }
+
+        if ((int)source.StatusCode < 200)
+        {
+            return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
+        }
+
+        await response.StartAsync();
+        var stream = await source.Content.ReadAsStreamAsync();
+        var buffer = ArrayPool<byte>.Shared.Rent(ResponseBufferSize);
+        try
+        {
+            while (true)
+            {
+                int count;
+                try
+                {
+                    count = await stream.ReadAsync(buffer);
+                }
+                catch (Exception e) when (e is IOException or HttpRequestException or ObjectDisposedException or OperationCanceledException)
+                {
+                    return ForwardResult.Failed(0, ForwarderError.ResponseBodyFailed, started: true);
+                }
+
+                if (count == 0)
+                {
+                    break;
+                }
+
+                try
+                {
+                    await response.Body.WriteAsync(buffer.AsMemory(0, count));
+                }
+                catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
+                {
+                    return ForwardResult.Failed(0, ForwarderError.ClientAborted, started: true);
+                }
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+
+        await response.CompleteAsync();
+        return new ForwardResult(1, ForwarderError.None, Started: true, response.Closes);
+    }
+}

@@ -1,0 +1,254 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+
+namespace LLRP.Upstream.Sockets;
+
+/// <summary>
+/// Reads one response at a time from an upstream connection, parses and validates its head, and forwards it through
+/// the <see cref="ClientResponseWriter"/>: interim responses first, then the final head and its body, decoded and
+/// re-framed (Content-Length exactly, chunked, or close-delimited). Data already read is copied without a flush; the
+/// client output is flushed only before waiting for more upstream data. One per client connection.
+/// </summary>
+internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponseHeadSize, BodyLimits chunkLimits, TimeSpan responseHeadersTimeout) : IDisposable
+{
+    private readonly ResponseHead _response = new();
+    private CancellationTokenSource? _timer;
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<RelayOutcome> RelayAsync(UpstreamConnection upstream, PendingRequest request)
+    {
+        client.BeginResponse();
+        var input = upstream.Input;
+        var receivedAny = false;
+        while (true)
+        {
+            ReadResult result;
+            int headLength;
+            while (true)
+            {
+                try
+                {
+                    result = await ReadHeadAsync(input);
+                }
+                catch (TimeoutException)
+                {
+                    return RelayOutcome.Failed(ForwarderError.ResponseTimeout, started: false);
+                }
+                catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
+                {
+                    return RelayOutcome.Failed(receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed, started: false);
+                }
+
+                var buffer = result.Buffer;
+                receivedAny |= !buffer.IsEmpty;
+                bool parsed;
+                try
+                {
+                    parsed = ResponseHeadParser.TryParse(buffer, _response, maxResponseHeadSize, out headLength);
+                }
+                catch (HttpMessageException)
+                {
+                    input.AdvanceTo(buffer.Start);
+                    return RelayOutcome.Failed(ForwarderError.InvalidResponse, started: false);
+                }
+
+                if (parsed)
+                {
+                    break;
+                }
+
+                input.AdvanceTo(buffer.Start, buffer.End);
+                if (result.IsCompleted)
+                {
+                    return RelayOutcome.Failed(buffer.IsEmpty ? ForwarderError.UpstreamClosed : ForwarderError.InvalidResponse, started: false);
+                }
+            }
+
+            if (!_response.IsInterim)
+            {
+                return await RelayFinalAsync(input, request, result, headLength);
+            }
+
+            if (_response.StatusCode == 101)
+            {
+                input.AdvanceTo(result.Buffer.Start);
+                return RelayOutcome.Failed(ForwarderError.InvalidResponse, started: false);
+            }
+
+            client.WriteInterim(_response, request.IsHttp10);
+            input.AdvanceTo(result.Buffer.GetPosition(headLength));
+            if (!await client.FlushAsync())
+            {
+                return RelayOutcome.Failed(ForwarderError.ClientAborted, started: false);
+            }
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<ReadResult> ReadHeadAsync(PipeReader input)
+    {
+        var timer = _timer ??= new CancellationTokenSource();
+        timer.CancelAfter(responseHeadersTimeout);
+        try
+        {
+            return await input.ReadAsync(timer.Token);
+        }
+        catch (OperationCanceledException) when (timer.IsCancellationRequested)
+        {
+            throw new TimeoutException();
+        }
+        finally
+        {
+            if (!timer.TryReset())
+            {
+                timer.Dispose();
+                _timer = null;
+            }
+        }
+    }
+
+    /// <summary>Writes the final head, then relays its body in the framing the client can take (RFC 9112 §6.3).</summary>
+    private ValueTask<RelayOutcome> RelayFinalAsync(PipeReader input, PendingRequest request, ReadResult result, int headLength)
+    {
+        var framing = client.WriteHead(_response, request.IsHead, request.IsHttp10, request.IsPersistent);
+        var bodiless = framing.Body == BodyFraming.None;
+        var upstreamReusable = _response.IsPersistent && (bodiless || _response.Framing != BodyFraming.CloseDelimited);
+        var outcome = new RelayOutcome(ForwarderError.None, Started: true, framing.Close, upstreamReusable);
+        var data = result.Buffer.Slice(headLength);
+        if (bodiless)
+        {
+            input.AdvanceTo(data.Start);
+            return ValueTask.FromResult(outcome);
+        }
+
+        return _response.Framing switch
+        {
+            BodyFraming.ContentLength => CopyContentLengthAsync(input, data, result.IsCompleted, _response.ContentLength, outcome),
+            BodyFraming.Chunked => CopyChunkedAsync(input, data, result.IsCompleted, outcome),
+            _ => CopyUntilCloseAsync(input, data, result.IsCompleted, outcome),
+        };
+    }
+
+    /// <summary>Copies exactly <paramref name="length"/> bytes; fewer before the upstream closes is a failure.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<RelayOutcome> CopyContentLengthAsync(PipeReader input, ReadOnlySequence<byte> data, bool completed, long length, RelayOutcome outcome)
+    {
+        var remaining = length;
+        while (true)
+        {
+            var take = Math.Min(remaining, data.Length);
+            client.WriteBody(data.Slice(0, take));
+            remaining -= take;
+            input.AdvanceTo(data.GetPosition(take));
+            if (remaining == 0)
+            {
+                return outcome;
+            }
+
+            if (completed || await ReadMoreAsync(input) is not { } next)
+            {
+                return RelayOutcome.Failed(ForwarderError.ResponseBodyFailed, started: true);
+            }
+
+            (data, completed) = (next.Buffer, next.IsCompleted);
+        }
+    }
+
+    /// <summary>Decodes the chunked body and gives the client its data, re-framed.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<RelayOutcome> CopyChunkedAsync(PipeReader input, ReadOnlySequence<byte> data, bool completed, RelayOutcome outcome)
+    {
+        var decoder = chunkLimits.NewChunkedDecoder();
+        while (true)
+        {
+            ChunkedDecodeStatus status;
+            try
+            {
+                status = Decode(ref decoder, ref data);
+            }
+            catch (HttpMessageException)
+            {
+                input.AdvanceTo(data.Start);
+                return RelayOutcome.Failed(ForwarderError.ResponseBodyFailed, started: true);
+            }
+
+            input.AdvanceTo(data.Start);
+            if (status == ChunkedDecodeStatus.Completed)
+            {
+                client.WriteEnd();
+                return outcome;
+            }
+
+            if (completed || await ReadMoreAsync(input) is not { } next)
+            {
+                return RelayOutcome.Failed(ForwarderError.ResponseBodyFailed, started: true);
+            }
+
+            (data, completed) = (next.Buffer, next.IsCompleted);
+        }
+    }
+
+    /// <summary>Copies until the upstream closes (RFC 9112 §6.3 rule 8).</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<RelayOutcome> CopyUntilCloseAsync(PipeReader input, ReadOnlySequence<byte> data, bool completed, RelayOutcome outcome)
+    {
+        while (true)
+        {
+            client.WriteBody(data);
+            input.AdvanceTo(data.End);
+            if (completed)
+            {
+                client.WriteEnd();
+                return outcome;
+            }
+
+            if (await ReadMoreAsync(input) is not { } next)
+            {
+                return RelayOutcome.Failed(ForwarderError.ResponseBodyFailed, started: true);
+            }
+
+            (data, completed) = (next.Buffer, next.IsCompleted);
+        }
+    }
+
+    /// <summary>Runs the decoder over <paramref name="data"/>, giving the client what it yields; leaves <paramref name="data"/> at what is not consumed.</summary>
+    private ChunkedDecodeStatus Decode(ref ChunkedDecoder decoder, ref ReadOnlySequence<byte> data)
+    {
+        while (true)
+        {
+            var status = decoder.Decode(data, out var consumed, out var chunk);
+            data = data.Slice(consumed);
+            if (status != ChunkedDecodeStatus.Data)
+            {
+                return status;
+            }
+
+            client.WriteBody(chunk);
+        }
+    }
+
+    /// <summary>Flushes what the client has been given, then waits for more upstream data; null when either side failed.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<ReadResult?> ReadMoreAsync(PipeReader input)
+    {
+        if (!await client.FlushAsync())
+        {
+            return null;
+        }
+
+        try
+        {
+            return await input.ReadAsync();
+        }
+        catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
+        {
+            return null;
+        }
+    }
+
+    /// <summary>Releases the response head timer.</summary>
+    public void Dispose() => _timer?.Dispose();
+}

@@ -1,0 +1,206 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+
+namespace LLRP.Upstream.Sockets;
+
+/// <summary>
+/// Raw mode: LLRP's own HTTP/1.1 client over sockets. A batch of pipelined requests is written upstream back to back
+/// (heads re-emitted by the <see cref="RequestRewriter"/>, buffered bodies with them), flushed once, and answered in
+/// order by the <see cref="ResponseRelay"/>. A request whose body is still arriving goes alone: its body is pumped
+/// upstream (<see cref="RequestBodyPump"/>) while its response is relayed, since a downstream may answer, or ask to
+/// continue (RFC 9110 §10.1.1), before reading it all. Requests the upstream closed on without answering are written
+/// again on a new connection when that is safe: after a response that closed the connection (RFC 9112 §9.6), or on a
+/// reused connection when every request left is idempotent (RFC 9110 §9.2.2).
+/// </summary>
+internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay relay, RequestRewriter rewriter, RequestLimits limits) : IRequestForwarder
+{
+    private const int Batch = 64;
+
+    private readonly PendingRequest[] _pending = new PendingRequest[Batch];
+    private readonly RequestHead _resent = new();
+    private int _count;
+
+    public int MaxBatch => Batch;
+
+    public bool TakesBufferedBodies => true;
+
+    public bool SendsAsteriskForm => true;
+
+    public bool AnswersContinue => false;
+
+    public ValueTask<ForwarderError> BeginBatchAsync()
+    {
+        _count = 0;
+        return upstream.EnsureAsync();
+    }
+
+    public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
+    {
+        var request = message.Slice(0, headLength + bodyLength);
+        Write(head, request, headLength, body);
+        _pending[_count++] = new PendingRequest(request, headLength, body, head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.IsIdempotent);
+    }
+
+    public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
+    {
+        await FlushAsync();
+        return body is null ? await AnswerBatchAsync() : await ForwardStreamingAsync(body);
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        upstream.Discard();
+        relay.Dispose();
+        return default;
+    }
+
+    /// <summary>Re-emits a request head, and its body when buffered, into the upstream output.</summary>
+    private void Write(RequestHead head, in ReadOnlySequence<byte> request, int headLength, BodyKind body)
+    {
+        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(upstream.Connection.Output), headLength + rewriter.Overhead);
+        rewriter.WriteHead(ref writer, head);
+        if (body == BodyKind.Buffered)
+        {
+            writer.Write(request.Slice(headLength));
+        }
+
+        writer.Commit();
+    }
+
+    /// <summary>Answers the batch in order, writing requests again on a new connection where the rules above allow.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<ForwardResult> AnswerBatchAsync()
+    {
+        var retried = false;
+        for (var i = 0; i < _count; i++)
+        {
+            var outcome = await relay.RelayAsync(upstream.Connection, _pending[i]);
+            if (outcome.Error == ForwarderError.UpstreamClosed && !retried && CanRetry(i))
+            {
+                retried = true;
+                if (await ResendAsync(i) is var resendError and not ForwarderError.None)
+                {
+                    return ForwardResult.Failed(i, resendError, started: false);
+                }
+
+                i--;
+                continue;
+            }
+
+            if (outcome.Error != ForwarderError.None)
+            {
+                upstream.Discard();
+                return ForwardResult.Failed(i, outcome.Error, outcome.Started);
+            }
+
+            upstream.Connection.CompletedResponses++;
+            var last = i == _count - 1;
+            if (outcome.CloseClient)
+            {
+                upstream.Release(outcome.UpstreamReusable && last);
+                return new ForwardResult(i + 1, ForwarderError.None, Started: true, CloseClient: true);
+            }
+
+            if (!outcome.UpstreamReusable && !last && await ResendAsync(i + 1) is var error and not ForwarderError.None)
+            {
+                return ForwardResult.Failed(i + 1, error, started: false);
+            }
+
+            if (last)
+            {
+                upstream.Release(outcome.UpstreamReusable);
+            }
+        }
+
+        return new ForwardResult(_count, ForwarderError.None, Started: true, CloseClient: false);
+    }
+
+    /// <summary>
+    /// Forwards the batch's only request while its body is pumped. The downstream may answer before reading the body
+    /// (echoing it, or refusing it), so whether the client connection persists is not known when the response head is
+    /// written: it closes afterwards if the body was not read to its end. If the response ends before the pump, the
+    /// upstream connection is not known to be at a message boundary and is discarded.
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<ForwardResult> ForwardStreamingAsync(ClientRequestBody body)
+    {
+        var connection = upstream.Connection;
+        var pump = RequestBodyPump.PumpAsync(body, connection);
+        var outcome = await relay.RelayAsync(connection, _pending[0]);
+        var cutShort = !pump.IsCompleted;
+        if (cutShort)
+        {
+            connection.Abort();
+            if (!body.IsCompleted)
+            {
+                body.CancelPendingRead();
+            }
+        }
+
+        var pumped = await pump;
+        if (pumped is BodyPumpResult.Rejected or BodyPumpResult.ClientAborted || outcome.Error != ForwarderError.None)
+        {
+            upstream.Discard();
+            return ForwardResult.Failed(0, outcome.Error, outcome.Started);
+        }
+
+        connection.CompletedResponses++;
+        upstream.Release(outcome.UpstreamReusable && pumped == BodyPumpResult.Completed && !cutShort);
+        return new ForwardResult(1, ForwarderError.None, Started: true, outcome.CloseClient || !body.IsCompleted);
+    }
+
+    private bool CanRetry(int first)
+    {
+        if (first == 0 && upstream.Connection.CompletedResponses == 0)
+        {
+            return false;
+        }
+
+        for (var i = first; i < _count; i++)
+        {
+            if (!_pending[i].IsIdempotent)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>Writes again, on a new upstream connection, the requests of the batch from <paramref name="first"/> on.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<ForwarderError> ResendAsync(int first)
+    {
+        upstream.Discard();
+        if (await upstream.EnsureAsync() is var error and not ForwarderError.None)
+        {
+            return error;
+        }
+
+        for (var i = first; i < _count; i++)
+        {
+            var request = _pending[i];
+            RequestHeadParser.TryParse(request.Message, _resent, limits, out _);
+            Write(_resent, request.Message, request.HeadLength, request.Body);
+        }
+
+        await FlushAsync();
+        return ForwarderError.None;
+    }
+
+    /// <summary>Flushes what was written upstream. A failure here shows again, classified, when the response is read.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask FlushAsync()
+    {
+        try
+        {
+            await upstream.Connection.Output.FlushAsync();
+        }
+        catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
+        {
+            upstream.Connection.Abort();
+        }
+    }
+}

@@ -1,0 +1,75 @@
+using System.Runtime.CompilerServices;
+using LLRP.Configuration;
+using LLRP.Diagnostics;
+
+namespace LLRP.Upstream.Sockets;
+
+/// <summary>
+/// The upstream connection one client connection forwards over: kept between requests (per-client strategy) or rented
+/// from and returned to the shared pool for each batch (pooled strategy); opened when none is usable; discarded, never
+/// reused, after any anomaly.
+/// </summary>
+internal sealed class UpstreamSession(DownstreamEndpoint downstream, IUpstreamConnectionFactory connector, UpstreamConnectionPool? pool)
+{
+    /// <summary>The connection of the batch being forwarded; set by <see cref="EnsureAsync"/>.</summary>
+    public UpstreamConnection Connection { get; private set; } = null!;
+
+    private bool HasConnection => Connection is not null;
+
+    /// <summary>Makes <see cref="Connection"/> an open connection: the one held if still open, else a pooled one, else a new one.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<ForwarderError> EnsureAsync()
+    {
+        if (HasConnection)
+        {
+            if (Connection.IsIdleAndOpen())
+            {
+                return ForwarderError.None;
+            }
+
+            Discard();
+        }
+
+        if (pool?.Rent(downstream) is { } pooled)
+        {
+            Connection = pooled;
+            return ForwarderError.None;
+        }
+
+        try
+        {
+            Connection = await connector.ConnectAsync(downstream);
+            return ForwarderError.None;
+        }
+        catch (UpstreamException e)
+        {
+            return e.Error;
+        }
+    }
+
+    /// <summary>After a batch: keep the connection (per client), give it back (pooled), or discard it.</summary>
+    public void Release(bool reusable)
+    {
+        if (!reusable || Connection.IsAborted)
+        {
+            Discard();
+        }
+        else if (pool is not null)
+        {
+            pool.Return(Connection);
+            Connection = null!;
+        }
+    }
+
+    /// <summary>Closes the connection held, if any; it is never reused.</summary>
+    public void Discard()
+    {
+        if (HasConnection)
+        {
+            var connection = Connection;
+            Connection = null!;
+            connection.Abort();
+            _ = connection.DisposeAsync();
+        }
+    }
+}

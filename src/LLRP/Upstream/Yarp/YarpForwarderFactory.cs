@@ -1,0 +1,25 @@
+using System.Net;
+using LLRP.Configuration;
+using LLRP.Upstream.HttpClient;
+using Yarp.ReverseProxy.Forwarder;
+
+namespace LLRP.Upstream.Yarp;
+
+/// <summary>yarp mode's forwarders: one per client connection, over YARP's forwarder and the invokers the sharing keys give it.</summary>
+internal sealed class YarpForwarderFactory(ProxyOptions options, HttpClientInvokers invokers, IHttpForwarder forwarder) : IForwarderFactory
+{
+    /// <summary>HTTP/1.1 only, as the other modes; YARP's activity timeout (reset on every read or write) is the response headers timeout.</summary>
+    private readonly ForwarderRequestConfig _config = new()
+    {
+        ActivityTimeout = options.ResponseHeadersTimeout,
+        Version = HttpVersion.Version11,
+        VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+    };
+
+    public IRequestForwarder Create(ForwarderContext context) => new YarpForwarder(
+        context,
+        invokers.ForConnection(),
+        forwarder,
+        _config,
+        options.MaxResponseHeadersTotalSize);
+}
