@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # LLRP's local side-by-side benchmark, one command from the repository root:
-#   bash scripts/bench.sh [--quick] [--rounds N] [--duration S] [--only name,name] [--unpinned] ...
+#   bash scripts/bench.sh [--quick] [--rounds N] [--duration S] [--only name,name] [--unpinned] [--baseline-ref REF] ...
 # Installs wrk, haproxy, nginx and curl with apt-get when missing, publishes LLRP, the origin, the
 # baselines (src/Baselines/*) and the runner in Release into artifacts/publish/<project>, then runs
 # src/LLRP.Bench, which writes results/<UTC timestamp>/{results.md,results.json,crank/,chart.svg}.
@@ -11,9 +11,12 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 results="$root/results/$(date -u +%Y%m%dT%H%M%SZ)"
 pinned=1
-for arg in "$@"; do
-  case "$arg" in
+baseline_ref=""
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[i]}" in
     --unpinned) pinned=0 ;;
+    --baseline-ref) baseline_ref="${args[i + 1]:-}" ;;
     --help|-h) exec dotnet run --project src/LLRP.Bench -c Release -v q -- --help ;;
   esac
 done
@@ -72,6 +75,20 @@ for project in src/LLRP/LLRP.csproj src/Baselines/*/*.csproj; do
   [[ -f $project ]] || continue
   publish "$project" || { grep -E "error" "$results/build.log" | sort -u | head -5 >&2 || true; }
 done
+
+# --baseline-ref REF: LLRP as it was at REF, checked out into a worktree and published as LLRP@REF.
+if [[ -n $baseline_ref ]]; then
+  worktree="$root/artifacts/ref/$baseline_ref"
+  rm -rf "$worktree"
+  git worktree prune
+  git worktree add --force --detach "$worktree" "$baseline_ref" >>"$results/build.log" 2>&1
+  echo "bench.sh: publishing LLRP at $baseline_ref" >&2
+  if ! dotnet publish "$worktree/src/LLRP/LLRP.csproj" -c Release -o "artifacts/publish/LLRP@$baseline_ref" --nologo -v q >>"$results/build.log" 2>&1; then
+    rm -rf "artifacts/publish/LLRP@$baseline_ref"
+    echo "bench.sh: build of LLRP at $baseline_ref failed (its contenders will be reported missing)" >&2
+  fi
+  git worktree remove --force "$worktree"
+fi
 
 runner=(dotnet artifacts/publish/LLRP.Bench/LLRP.Bench.dll --repo "$root" --results "$results" "$@")
 if [[ $pinned -eq 1 ]]; then

@@ -18,6 +18,8 @@ public sealed record BenchOptions
           --no-large-bodies    skip the 1 GiB download and upload
           --proxy-port P       port of the contender under test (default 8080)
           --origin-port P      port of the origin (default 8081)
+          --baseline-ref REF   also run llrp-raw-perclient, llrp-raw-pooled and llrp-httpclient built from git REF
+                               (bench.sh builds it), as <name>@REF: a before/after in the same run
           --repo DIR           repository root (bench.sh passes it)
           --results DIR        output folder (bench.sh passes results/<UTC timestamp>)
         """;
@@ -48,6 +50,9 @@ public sealed record BenchOptions
 
     public int OriginPort { get; init; } = 8081;
 
+    /// <summary>A git revision whose LLRP build runs beside this one (published by bench.sh into LLRP@REF), or null.</summary>
+    public string? BaselineRef { get; init; }
+
     public string PublishRoot => Path.Combine(RepositoryRoot, "artifacts", "publish");
 
     /// <exception cref="ArgumentException">An option is unknown or its value is invalid.</exception>
@@ -64,7 +69,7 @@ public sealed record BenchOptions
                     flags.Add(arg);
                     break;
                 case "--rounds" or "--duration" or "--warmup" or "--only" or "--shapes"
-                    or "--proxy-port" or "--origin-port" or "--repo" or "--results":
+                    or "--proxy-port" or "--origin-port" or "--repo" or "--results" or "--baseline-ref":
                     if (i + 1 >= args.Length)
                     {
                         throw new ArgumentException($"{arg} needs a value");
@@ -94,6 +99,7 @@ public sealed record BenchOptions
             Shapes = ReadList(values, "--shapes"),
             ProxyPort = ReadInt(values, "--proxy-port", 8080, 1, 65535),
             OriginPort = ReadInt(values, "--origin-port", 8081, 1, 65535),
+            BaselineRef = values.GetValueOrDefault("--baseline-ref"),
         };
     }
 

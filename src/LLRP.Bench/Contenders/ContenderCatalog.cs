@@ -27,6 +27,18 @@ public static class ContenderCatalog
         var llrp = Path.Combine(options.PublishRoot, "LLRP", "LLRP.dll");
         Contender Llrp(string name, string description, params string[] arguments) => DotNet(
             name, description, llrp, [$"--urls=http://{listen}", $"--downstream=http://{origin}", .. arguments]);
+        Contender[] AtBaselineRef(string reference)
+        {
+            var built = Path.Combine(options.PublishRoot, "LLRP@" + reference, "LLRP.dll");
+            Contender At(string name, string mode, params string[] arguments) => DotNet(
+                $"{name}@{reference}", $"{name} built from {reference}", built, [$"--urls=http://{listen}", $"--downstream=http://{origin}", "--mode=" + mode, .. arguments]);
+            return
+            [
+                At("llrp-raw-perclient", "raw", "--upstreamConnections=perClient"),
+                At("llrp-raw-pooled", "raw", "--upstreamConnections=pooled"),
+                At("llrp-httpclient", "httpclient"),
+            ];
+        }
 
         return
         [
@@ -43,6 +55,7 @@ public static class ContenderCatalog
             Baseline(options, "httpclient-proxy", "full ASP.NET Core + HttpClient proxy", "HttpClientProxy", listen, origin),
             Native(options, "haproxy", "HAProxy, nbthread 1, http-reuse safe", "haproxy", listen, origin),
             Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64", "nginx", listen, origin),
+            .. options.BaselineRef is { } reference ? AtBaselineRef(reference) : [],
         ];
     }
 

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
@@ -31,6 +32,10 @@ internal sealed class ClientSession : ITrackedConnection
     private readonly DownstreamEndpoint _downstream;
     private readonly RequestHead _head = new();
     private readonly ConnectionDeadline _deadline = new();
+    private readonly int _maxBatch;
+    private readonly bool _takesBufferedBodies;
+    private readonly bool _sendsAsteriskForm;
+    private readonly bool _answersContinue;
     private volatile bool _stopping;
 
     public ClientSession(ConnectionContext connection, DownstreamEndpoint downstream, ClientSessionServices services)
@@ -43,6 +48,7 @@ internal sealed class ClientSession : ITrackedConnection
         _body = new ClientRequestBody(_input, _response, services.BodyLimits);
         var rewriter = new RequestRewriter(downstream.Authority, downstream.PathPrefix, ClientAddress.Of(connection.RemoteEndPoint), "http"u8.ToArray(), services.Rewrite);
         _forwarder = services.Forwarders.Create(new ForwarderContext(downstream, rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId));
+        (_maxBatch, _takesBufferedBodies, _sendsAsteriskForm, _answersContinue) = (_forwarder.MaxBatch, _forwarder.TakesBufferedBodies, _forwarder.SendsAsteriskForm, _forwarder.AnswersContinue);
     }
 
     public async Task RunAsync()
@@ -133,6 +139,7 @@ internal sealed class ClientSession : ITrackedConnection
     /// Parses and forwards the requests of one read, then advances the client input past them. A request whose body is
     /// read as it comes is forwarded alone, after its head is consumed.
     /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<BatchResult> ForwardBatchAsync(ReadOnlySequence<byte> buffer, bool clientCompleted)
     {
         var startTimestamp = Stopwatch.GetTimestamp();
@@ -142,7 +149,7 @@ internal sealed class ClientSession : ITrackedConnection
         var close = false;
         var streams = false;
         RejectionReason? rejection = null;
-        while (count < _forwarder.MaxBatch)
+        while (count < _maxBatch)
         {
             var remaining = buffer.Slice(offset);
             int headLength;
@@ -157,12 +164,12 @@ internal sealed class ClientSession : ITrackedConnection
                 }
 
                 body = RequestBodyLocator.Locate(_head, remaining.Length - headLength, _services.BodyLimits.MaxBodySize, out bodyLength);
-                if (body == BodyKind.Buffered && !_forwarder.TakesBufferedBodies)
+                if (body == BodyKind.Buffered && !_takesBufferedBodies)
                 {
                     (body, bodyLength) = (BodyKind.Streaming, 0);
                 }
 
-                if (_head.IsAsteriskForm && !_forwarder.SendsAsteriskForm)
+                if (_head.IsAsteriskForm && !_sendsAsteriskForm)
                 {
                     HttpMessageException.Throw(RejectionReason.AsteriskFormNotForwarded);
                 }
@@ -190,7 +197,7 @@ internal sealed class ClientSession : ITrackedConnection
             if (body == BodyKind.Streaming)
             {
                 streams = true;
-                _body.Reset(_head.Framing, _head.ContentLength, _forwarder.AnswersContinue && _head.ExpectsContinue && !_head.IsHttp10);
+                _body.Reset(_head.Framing, _head.ContentLength, _answersContinue && _head.ExpectsContinue && !_head.IsHttp10);
                 break;
             }
 

@@ -43,6 +43,7 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
         _pending[_count++] = new PendingRequest(request, headLength, body, head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.IsIdempotent);
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
     {
         await FlushAsync();
