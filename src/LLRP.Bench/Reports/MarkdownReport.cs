@@ -94,6 +94,32 @@ public static class MarkdownReport
             text.Append(CultureInfo.InvariantCulture, $"| {(peak is { } p ? Units.Megabytes(p) : "—")} ");
             text.Append(CultureInfo.InvariantCulture, $"| {(allocation is { } a ? Units.Count(a.Median) : contender.Kind == ContenderKind.DotNet ? "n/a" : "—")} |\n");
         }
+
+        WriteLayers(text, samples);
+    }
+
+    /// <summary>What each layer of <see cref="ContenderCatalog.Layers"/> adds, as differences of median CPU µs per request.</summary>
+    private static void WriteLayers(StringBuilder text, List<ShapeSample> samples)
+    {
+        var layers = ContenderCatalog.Layers
+            .Select(layer => (layer.Contender, layer.Layer, Cpu: Spread.Of(samples.Where(s => s.Contender == layer.Contender).Select(s => s.CpuMicrosecondsPerRequest ?? double.NaN))))
+            .Where(layer => layer.Cpu is not null)
+            .ToList();
+        if (layers.Count < 2)
+        {
+            return;
+        }
+
+        text.Append("\nCost of each layer (median CPU µs per request, each row adding one layer to the row above):\n\n");
+        text.Append("| contender | adds | CPU µs/req | added µs/req |\n|---|---|---:|---:|\n");
+        double? previous = null;
+        foreach (var (contender, layer, cpu) in layers)
+        {
+            var median = cpu!.Value.Median;
+            var added = previous is { } p ? (median >= p ? "+" : "") + Units.Decimal(median - p, 1) : "—";
+            text.Append(CultureInfo.InvariantCulture, $"| {contender} | {layer} | {Units.Decimal(median, 1)} | {added} |\n");
+            previous = median;
+        }
     }
 
     private static void WriteLargeBodies(StringBuilder text, RunResult run)

@@ -19,20 +19,6 @@ internal static class ChunkedEncoding
         writer.Write("\r\n"u8);
     }
 
-    public static void WriteChunk<TWriter>(ref BufferWriter<TWriter> writer, ReadOnlySpan<byte> data)
-        where TWriter : IBufferWriter<byte>
-    {
-        if (data.IsEmpty)
-        {
-            return;
-        }
-
-        writer.WriteHex(data.Length);
-        writer.Write("\r\n"u8);
-        writer.Write(data);
-        writer.Write("\r\n"u8);
-    }
-
     public static void WriteLastChunk<TWriter>(ref BufferWriter<TWriter> writer)
         where TWriter : IBufferWriter<byte>
         => writer.Write("0\r\n\r\n"u8);

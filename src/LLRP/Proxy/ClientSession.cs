@@ -32,10 +32,7 @@ internal sealed class ClientSession : ITrackedConnection
     private readonly DownstreamEndpoint _downstream;
     private readonly RequestHead _head = new();
     private readonly ConnectionDeadline _deadline = new();
-    private readonly int _maxBatch;
-    private readonly bool _takesBufferedBodies;
-    private readonly bool _sendsAsteriskForm;
-    private readonly bool _answersContinue;
+    private readonly ForwarderTraits _traits;
     private volatile bool _stopping;
 
     public ClientSession(ConnectionContext connection, DownstreamEndpoint downstream, ClientSessionServices services)
@@ -48,7 +45,7 @@ internal sealed class ClientSession : ITrackedConnection
         _body = new ClientRequestBody(_input, _response, services.BodyLimits);
         var rewriter = new RequestRewriter(downstream.Authority, downstream.PathPrefix, ClientAddress.Of(connection.RemoteEndPoint), "http"u8.ToArray(), services.Rewrite);
         _forwarder = services.Forwarders.Create(new ForwarderContext(downstream, rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId));
-        (_maxBatch, _takesBufferedBodies, _sendsAsteriskForm, _answersContinue) = (_forwarder.MaxBatch, _forwarder.TakesBufferedBodies, _forwarder.SendsAsteriskForm, _forwarder.AnswersContinue);
+        _traits = _forwarder.Traits;
     }
 
     public async Task RunAsync()
@@ -149,7 +146,7 @@ internal sealed class ClientSession : ITrackedConnection
         var close = false;
         var streams = false;
         RejectionReason? rejection = null;
-        while (count < _maxBatch)
+        while (count < _traits.MaxBatch)
         {
             var remaining = buffer.Slice(offset);
             int headLength;
@@ -164,12 +161,12 @@ internal sealed class ClientSession : ITrackedConnection
                 }
 
                 body = RequestBodyLocator.Locate(_head, remaining.Length - headLength, _services.BodyLimits.MaxBodySize, out bodyLength);
-                if (body == BodyKind.Buffered && !_takesBufferedBodies)
+                if (body == BodyKind.Buffered && !_traits.TakesBufferedBodies)
                 {
                     (body, bodyLength) = (BodyKind.Streaming, 0);
                 }
 
-                if (_head.IsAsteriskForm && !_sendsAsteriskForm)
+                if (_head.IsAsteriskForm && !_traits.SendsAsteriskForm)
                 {
                     HttpMessageException.Throw(RejectionReason.AsteriskFormNotForwarded);
                 }
@@ -197,7 +194,7 @@ internal sealed class ClientSession : ITrackedConnection
             if (body == BodyKind.Streaming)
             {
                 streams = true;
-                _body.Reset(_head.Framing, _head.ContentLength, _answersContinue && _head.ExpectsContinue && !_head.IsHttp10);
+                _body.Reset(_head.Framing, _head.ContentLength, _traits.AnswersContinue && _head.ExpectsContinue && !_head.IsHttp10);
                 break;
             }
 

@@ -10,7 +10,7 @@ namespace LLRP.Upstream;
 /// A request body still to be read from the client, for every mode: read in its framing (Content-Length, or chunked
 /// decoded by <see cref="ChunkedDecoder"/>), never past its end, so what follows stays in the pipe for the next request
 /// head. Pieces are slices of the pipe's buffer, valid until <see cref="Advance"/> or the next read. When the forwarder
-/// asked (<see cref="IRequestForwarder.AnswersContinue"/>), the first read answers <c>Expect: 100-continue</c> with
+/// asked (<see cref="ForwarderTraits.AnswersContinue"/>), the first read answers <c>Expect: 100-continue</c> with
 /// <c>100 Continue</c>. One instance per client connection, reset for each body.
 /// </summary>
 internal sealed partial class ClientRequestBody(PipeReader input, ClientResponseWriter response, BodyLimits limits)

@@ -60,23 +60,6 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
     }
 
     /// <summary>Writes a piece of the body in the response's framing: one chunk when chunked.</summary>
-    public void WriteBody(ReadOnlySpan<byte> data)
-    {
-        if (_framing.Body != BodyFraming.Chunked)
-        {
-            output.Write(data);
-            return;
-        }
-
-        if (!data.IsEmpty)
-        {
-            var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), data.Length + 24);
-            ChunkedEncoding.WriteChunk(ref writer, data);
-            writer.Commit();
-        }
-    }
-
-    /// <summary>Writes a piece of the body in the response's framing: one chunk when chunked.</summary>
     public void WriteBody(in ReadOnlySequence<byte> data)
     {
         if (data.IsEmpty)

@@ -11,25 +11,15 @@ namespace LLRP.Upstream;
 /// 2. <see cref="Add"/> for each request, in order, while its bytes are valid;
 /// 3. <see cref="ForwardAsync"/>, which sends them and writes every response to the client through
 ///    <see cref="ClientResponseWriter"/>, in order. Failures are returned, never thrown.
-/// A request whose body is still arriving (or that has a body, when <see cref="TakesBufferedBodies"/> is false) is
-/// forwarded alone, and its body is read from the <see cref="ClientRequestBody"/> given to <see cref="ForwardAsync"/>.
+/// A request whose body is still arriving (or that has a body, when <see cref="ForwarderTraits.TakesBufferedBodies"/> is false) is
 /// </summary>
 internal interface IRequestForwarder : IAsyncDisposable
 {
-    /// <summary>Most requests in a batch: more than one when the forwarder pipelines them upstream.</summary>
-    int MaxBatch { get; }
-
-    /// <summary>True when a body already in the client's buffer is handed to <see cref="Add"/> with its head.</summary>
-    bool TakesBufferedBodies { get; }
-
-    /// <summary>True when the forwarder can send <c>OPTIONS *</c>; otherwise such a request is answered 501 (RFC 9110 §15.6.2).</summary>
-    bool SendsAsteriskForm { get; }
-
-    /// <summary>True when the downstream's interim responses do not reach the client, so the proxy answers <c>Expect: 100-continue</c> itself.</summary>
-    bool AnswersContinue { get; }
+    /// <summary>What the forwarder can do; read once per client connection.</summary>
+    ForwarderTraits Traits { get; }
 
     /// <summary>Makes the downstream ready for a batch (an open connection, for one); an error is answered before anything is sent.</summary>
-    ValueTask<ForwarderError> BeginBatchAsync();
+    ValueTask<ForwarderError> BeginBatchAsync() => ValueTask.FromResult(ForwarderError.None);
 
     /// <summary>Takes the next request of the batch.</summary>
     /// <param name="head">Its parsed head; reused for the next request once this returns.</param>

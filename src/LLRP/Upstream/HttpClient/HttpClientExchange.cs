@@ -54,15 +54,23 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
         return content;
     }
 
-    /// <summary>Sends with the connection's next invoker; the response headers timeout runs until the response head is in.</summary>
+    /// <summary>
+    /// Sends with the connection's next invoker; the response headers timeout runs until the response head is in. A
+    /// failure is classified as raw mode's (and the body stopped): nothing is thrown.
+    /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<HttpResponseMessage> SendAsync(HttpRequestMessage message)
+    public async ValueTask<SendResult> SendAsync(HttpRequestMessage message)
     {
         var timer = _timer ??= new CancellationTokenSource();
         timer.CancelAfter(responseHeadersTimeout);
         try
         {
-            return await _invokers.Next().SendAsync(message, timer.Token);
+            return new SendResult(await _invokers.Next().SendAsync(message, timer.Token), ForwarderError.None);
+        }
+        catch (Exception e)
+        {
+            await StopBodyAsync(message);
+            return new SendResult(null, UpstreamFailures.Classify(e));
         }
         finally
         {
@@ -132,7 +140,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
                     return ForwarderError.None;
                 }
 
-                client.WriteBody(buffer.AsSpan(0, count));
+                client.WriteBody(new ReadOnlySequence<byte>(buffer, 0, count));
                 unflushed += count;
             }
         }

@@ -17,25 +17,18 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
     private readonly TargetUriCache _uris = new(context.Downstream);
     private readonly ArrayBufferWriter<byte> _target = new(256);
     private readonly RenderedResponseHead _responseHead = new();
+    private MethodCache _methods;
     private HttpRequestMessage? _message;
     private bool _isHead;
     private bool _isHttp10;
     private bool _isPersistent;
 
-    public int MaxBatch => 1;
-
-    public bool TakesBufferedBodies => false;
-
-    public bool SendsAsteriskForm => false;
-
-    public bool AnswersContinue => true;
-
-    public ValueTask<ForwarderError> BeginBatchAsync() => ValueTask.FromResult(ForwarderError.None);
+    public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
     public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
     {
         var request = _message = exchange.NextMessage();
-        request.Method = UpstreamMethods.From(head.Method);
+        request.Method = _methods.Get(head.Method);
         _target.ResetWrittenCount();
         var target = new BufferWriter<ArrayBufferWriter<byte>>(_target, 256);
         context.Rewriter.WriteTarget(ref target, head);
@@ -48,7 +41,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
             request.Content = content;
         }
 
-        var fields = new MessageFieldSink(request, _strings, static () => new ByteArrayContent([]));
+        var fields = new MessageFieldSink(request, _strings, context.Downstream.Authority, static () => new ByteArrayContent([]));
         context.Rewriter.WriteFields(head, ref fields);
         (_isHead, _isHttp10, _isPersistent) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent);
     }
@@ -59,15 +52,10 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
         var message = _message!;
         try
         {
-            HttpResponseMessage response;
-            try
+            var sent = await exchange.SendAsync(message);
+            if (sent.Response is not { } response)
             {
-                response = await exchange.SendAsync(message);
-            }
-            catch (Exception e)
-            {
-                await HttpClientExchange.StopBodyAsync(message);
-                return ForwardResult.Failed(0, UpstreamFailures.Classify(e), started: false);
+                return ForwardResult.Failed(0, sent.Error, started: false);
             }
 
             using (response)

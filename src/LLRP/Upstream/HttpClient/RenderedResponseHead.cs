@@ -1,6 +1,8 @@
 using System.Buffers;
+using System.Net.Http.Headers;
 using LLRP.Http1;
 using Microsoft.AspNetCore.WebUtilities;
+using Microsoft.Extensions.Primitives;
 
 namespace LLRP.Upstream.HttpClient;
 
@@ -28,18 +30,31 @@ internal sealed class RenderedResponseHead
         writer.Commit();
     }
 
-    /// <summary>Adds one field line per value.</summary>
-    public void Add(string name, IEnumerable<string?> values)
+    /// <summary>Adds one field line per value (HttpClient's headers).</summary>
+    public void Add(string name, HeaderStringValues values)
     {
-        var writer = new BufferWriter<ArrayBufferWriter<byte>>(_bytes, 64);
         foreach (var value in values)
         {
-            writer.WriteLatin1(name);
-            writer.Write(": "u8);
-            writer.WriteLatin1(value ?? string.Empty);
-            writer.Write("\r\n"u8);
+            Add(name, value);
         }
+    }
 
+    /// <summary>Adds one field line per value (an <c>HttpResponse</c>'s headers).</summary>
+    public void Add(string name, StringValues values)
+    {
+        foreach (var value in values)
+        {
+            Add(name, value);
+        }
+    }
+
+    private void Add(string name, string? value)
+    {
+        var writer = new BufferWriter<ArrayBufferWriter<byte>>(_bytes, name.Length + (value?.Length ?? 0) + 4);
+        writer.WriteLatin1(name);
+        writer.Write(": "u8);
+        writer.WriteLatin1(value ?? string.Empty);
+        writer.Write("\r\n"u8);
         writer.Commit();
     }
 

@@ -15,7 +15,7 @@ internal static class ContextMessages
     public static void CopyRequest(HttpContext context, HttpRequestMessage message, TargetUriCache uris)
     {
         var request = context.Request;
-        message.Method = UpstreamMethods.From(request.Method);
+        message.Method = HttpMethod.Parse(request.Method);
         message.RequestUri = uris.Get(context.Features.GetRequiredFeature<IHttpRequestFeature>().RawTarget);
         foreach (var (name, values) in request.Headers)
         {

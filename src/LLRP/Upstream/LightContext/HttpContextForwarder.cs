@@ -21,15 +21,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
     private readonly TargetUriCache _uris = new(context.Downstream);
     private bool _hasBody;
 
-    public int MaxBatch => 1;
-
-    public bool TakesBufferedBodies => false;
-
-    public bool SendsAsteriskForm => false;
-
-    public bool AnswersContinue => true;
-
-    public ValueTask<ForwarderError> BeginBatchAsync() => ValueTask.FromResult(ForwarderError.None);
+    public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
     public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
     {
@@ -53,15 +45,10 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
         ContextMessages.CopyRequest(httpContext, message, _uris);
         try
         {
-            HttpResponseMessage response;
-            try
+            var sent = await exchange.SendAsync(message);
+            if (sent.Response is not { } response)
             {
-                response = await exchange.SendAsync(message);
-            }
-            catch (Exception e)
-            {
-                await HttpClientExchange.StopBodyAsync(message);
-                return ForwardResult.Failed(0, UpstreamFailures.Classify(e), started: false);
+                return ForwardResult.Failed(0, sent.Error, started: false);
             }
 
             using (response)

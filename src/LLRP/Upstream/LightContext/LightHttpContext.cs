@@ -24,7 +24,7 @@ internal sealed class LightHttpContext
     private readonly RequestTargetStrings _target = new();
     private readonly ArrayBufferWriter<byte> _targetBytes = new(256);
     private readonly FieldStringCache _fields = new();
-    private CachedString _method;
+    private MethodCache _methods;
 
     public LightHttpContext(ForwarderContext forwarder, int maxResponseHeadSize)
     {
@@ -73,7 +73,7 @@ internal sealed class LightHttpContext
     /// </summary>
     public void Fill(RequestHead head, BodyKind body)
     {
-        _request.Method = MethodName(head.Method);
+        _request.Method = _methods.Get(head.Method).Method;
         _request.Protocol = head.IsHttp10 ? HttpProtocol.Http10 : HttpProtocol.Http11;
         _targetBytes.ResetWrittenCount();
         var target = new BufferWriter<ArrayBufferWriter<byte>>(_targetBytes, 256);
@@ -102,16 +102,4 @@ internal sealed class LightHttpContext
         _context.Uninitialize();
         _context.Initialize(_features);
     }
-
-    private string MethodName(ReadOnlySpan<byte> method) => method.Length switch
-    {
-        3 when method.SequenceEqual("GET"u8) => HttpMethods.Get,
-        3 when method.SequenceEqual("PUT"u8) => HttpMethods.Put,
-        4 when method.SequenceEqual("POST"u8) => HttpMethods.Post,
-        4 when method.SequenceEqual("HEAD"u8) => HttpMethods.Head,
-        5 when method.SequenceEqual("PATCH"u8) => HttpMethods.Patch,
-        6 when method.SequenceEqual("DELETE"u8) => HttpMethods.Delete,
-        7 when method.SequenceEqual("OPTIONS"u8) => HttpMethods.Options,
-        _ => _method.Get(method),
-    };
 }

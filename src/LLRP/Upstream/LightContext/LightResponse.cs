@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.IO.Pipelines;
 using LLRP.Http1;
 using LLRP.Upstream.HttpClient;
@@ -141,7 +142,7 @@ internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFea
             return;
         }
 
-        _client.WriteBody(data.Span);
+        _client.WriteBody(new ReadOnlySequence<byte>(data));
         if (!await _client.FlushAsync())
         {
             throw new IOException("The client closed the connection.");

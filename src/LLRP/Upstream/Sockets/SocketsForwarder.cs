@@ -16,19 +16,11 @@ namespace LLRP.Upstream.Sockets;
 /// </summary>
 internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay relay, RequestRewriter rewriter, RequestLimits limits) : IRequestForwarder
 {
-    private const int Batch = 64;
-
-    private readonly PendingRequest[] _pending = new PendingRequest[Batch];
+    private readonly PendingRequest[] _pending = new PendingRequest[ForwarderTraits.Pipelining.MaxBatch];
     private readonly RequestHead _resent = new();
     private int _count;
 
-    public int MaxBatch => Batch;
-
-    public bool TakesBufferedBodies => true;
-
-    public bool SendsAsteriskForm => true;
-
-    public bool AnswersContinue => false;
+    public ForwarderTraits Traits => ForwarderTraits.Pipelining;
 
     public ValueTask<ForwarderError> BeginBatchAsync()
     {

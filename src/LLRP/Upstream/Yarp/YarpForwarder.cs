@@ -35,15 +35,7 @@ internal sealed class YarpForwarder : IRequestForwarder
         _destinationPrefix = uris.Origin;
     }
 
-    public int MaxBatch => 1;
-
-    public bool TakesBufferedBodies => false;
-
-    public bool SendsAsteriskForm => false;
-
-    public bool AnswersContinue => true;
-
-    public ValueTask<ForwarderError> BeginBatchAsync() => ValueTask.FromResult(ForwarderError.None);
+    public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
     public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
     {
