@@ -1,12 +1,1 @@
-using LLRP.Baselines.HttpClientProxy;
-
-try
-{
-    await HttpClientProxyHost.Build(args).RunAsync();
-    return 0;
-}
-catch (ArgumentException e)
-{
-    Console.Error.WriteLine(e.Message);
-    return 2;
-}
+return await LLRP.Baselines.BaselineHost.RunAsync(LLRP.Baselines.HttpClientProxy.HttpClientProxyHost.Build, args);

@@ -1,12 +1,1 @@
-using LLRP.Baselines.YarpProxy;
-
-try
-{
-    await YarpProxyHost.Build(args).RunAsync();
-    return 0;
-}
-catch (ArgumentException e)
-{
-    Console.Error.WriteLine(e.Message);
-    return 2;
-}
+return await LLRP.Baselines.BaselineHost.RunAsync(LLRP.Baselines.YarpProxy.YarpProxyHost.Build, args);

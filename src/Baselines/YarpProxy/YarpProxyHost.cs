@@ -10,29 +10,13 @@ namespace LLRP.Baselines.YarpProxy;
 /// </summary>
 public static class YarpProxyHost
 {
-    public const string DefaultUrls = "http://*:5000";
-    public const string DefaultDownstream = "http://localhost:8081";
-
     private const string ClusterId = "downstream";
 
     /// <summary>Builds (does not start) the proxy from command-line arguments and environment variables.</summary>
     /// <exception cref="ArgumentException"><c>downstream</c> is not an absolute http:// URI.</exception>
     public static WebApplication Build(string[] args)
     {
-        var builder = WebApplication.CreateBuilder(args);
-        var downstream = builder.Configuration["downstream"] ?? DefaultDownstream;
-        if (!Uri.TryCreate(downstream, UriKind.Absolute, out var downstreamUri) || downstreamUri.Scheme != Uri.UriSchemeHttp)
-        {
-            throw new ArgumentException($"Invalid configuration: 'downstream' = '{downstream}'. Allowed: one absolute http:// URI.");
-        }
-
-        builder.Logging.SetMinimumLevel(LogLevel.Warning);
-        builder.WebHost.UseUrls(builder.Configuration["urls"] ?? DefaultUrls);
-        builder.WebHost.ConfigureKestrel(kestrel =>
-        {
-            kestrel.AddServerHeader = false;
-            kestrel.Limits.MaxRequestBodySize = null;
-        });
+        var (builder, downstreamUri) = BaselineHost.CreateBuilder(args);
         builder.Services.AddReverseProxy().LoadFromMemory(
             [new RouteConfig { RouteId = "catch-all", ClusterId = ClusterId, Match = new RouteMatch { Path = "{**catch-all}" } }],
             [new ClusterConfig
