@@ -33,7 +33,5 @@ public static class ConfigurationKeys
     public const string ShutdownTimeoutMs = "shutdownTimeoutMs";
     public const string ThreadCount = "threadCount";
     public const string InlineScheduling = "transport.inlineScheduling";
-
-    /// <summary>Read by the runtime itself, not by LLRP; reported because it changes how the transport runs.</summary>
-    public const string InlineCompletions = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
+    public const string InlineCompletions = "transport.inlineCompletions";
 }

@@ -85,11 +85,20 @@ public sealed class ProxyOptions
     public int? ThreadCount { get; init; }
 
     /// <summary>
-    /// Key <c>transport.inlineScheduling</c>: run pipe continuations on the socket I/O thread instead of hopping to
-    /// the thread pool, for client and upstream connections (Kestrel's <c>UnsafePreferInlineScheduling</c>). Safe
-    /// here because the forwarding path never blocks.
+    /// Key <c>transport.inlineScheduling</c>: run pipe continuations on the thread that completed the socket operation
+    /// instead of hopping to the thread pool, for client and upstream connections (Kestrel's
+    /// <c>UnsafePreferInlineScheduling</c>). On by default: with <see cref="InlineCompletions"/> a request is parsed,
+    /// forwarded and answered on the socket thread, with no thread switch (measured: about a quarter less CPU per
+    /// request). Safe here because nothing on the forwarding path blocks.
     /// </summary>
-    public bool InlineScheduling { get; init; }
+    public bool InlineScheduling { get; init; } = true;
+
+    /// <summary>
+    /// Key <c>transport.inlineCompletions</c>: .NET runs socket completions on its epoll threads instead of queueing them
+    /// to the thread pool (the runtime's <c>DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1</c>, which LLRP sets from this
+    /// key before its first socket). On by default, for the reason above.
+    /// </summary>
+    public bool InlineCompletions { get; init; } = true;
 
     /// <summary>Key <c>shutdownTimeoutMs</c>: how long in-flight requests may finish after SIGTERM.</summary>
     public TimeSpan ShutdownTimeout { get; init; } = TimeSpan.FromSeconds(30);

@@ -48,6 +48,7 @@ public static class ProxyOptionsReader
             ReuseHttpRequestMessage = ReadBool(configuration, ConfigurationKeys.ReuseRequest, defaults.ReuseHttpRequestMessage),
             ThreadCount = configuration[ConfigurationKeys.ThreadCount] is null ? null : ReadInt(configuration, ConfigurationKeys.ThreadCount, 0, 1),
             InlineScheduling = ReadBool(configuration, ConfigurationKeys.InlineScheduling, defaults.InlineScheduling),
+            InlineCompletions = ReadBool(configuration, ConfigurationKeys.InlineCompletions, defaults.InlineCompletions),
             ShutdownTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ShutdownTimeoutMs, defaults.ShutdownTimeout),
         };
     }

@@ -12,6 +12,8 @@ namespace LLRP.Hosting;
 /// <summary>Builds the proxy: Kestrel's sockets transport with <see cref="ProxyConnectionHandler"/> on every endpoint.</summary>
 public static class ProxyHost
 {
+    private const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
+
     /// <summary>Builds (does not start) the proxy from command-line arguments and environment variables.</summary>
     /// <exception cref="ProxyConfigurationException">A configuration value is invalid.</exception>
     public static WebApplication Build(string[] args)
@@ -31,6 +33,10 @@ public static class ProxyHost
 
         builder.Services.AddProxyServices(options);
 
+        // .NET's socket engine reads this once, when the process's first asynchronous socket operation starts; the
+        // listener has not started yet, so in `dotnet LLRP.dll` it takes effect (in a process that used sockets before,
+        // such as a test host, the engine keeps what it read then).
+        Environment.SetEnvironmentVariable(InlineCompletionsVariable, options.InlineCompletions ? "1" : "0");
         builder.WebHost.UseUrls(options.Urls);
         builder.WebHost.UseSockets(sockets =>
         {

@@ -78,7 +78,7 @@ public static class StartupReport
         Line(text,
             (K.ThreadCount, options.ThreadCount is { } threads ? Number(threads) : $"default ({Math.Min(Environment.ProcessorCount, 16)})"),
             (K.InlineScheduling, Flag(options.InlineScheduling)),
-            (K.InlineCompletions, Environment.GetEnvironmentVariable(K.InlineCompletions) is { Length: > 0 } inline ? inline : "0"));
+            (K.InlineCompletions, Flag(options.InlineCompletions)));
         return text.ToString().TrimEnd();
     }
 

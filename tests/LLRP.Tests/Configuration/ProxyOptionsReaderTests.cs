@@ -34,6 +34,8 @@ public sealed class ProxyOptionsReaderTests
         Assert.Equal(1, options.ShareClientsCount);
         Assert.True(options.ReuseHttpRequestMessage);
         Assert.Null(options.ThreadCount);
+        Assert.True(options.InlineScheduling);
+        Assert.True(options.InlineCompletions);
         Assert.Equal(TimeSpan.FromSeconds(30), options.ShutdownTimeout);
     }
 
@@ -61,6 +63,8 @@ public sealed class ProxyOptionsReaderTests
             ("shareClients.count", "4"),
             ("LLRP_HTTPCLIENT_REUSEREQUEST", "0"),
             ("threadCount", "3"),
+            ("transport.inlineScheduling", "false"),
+            ("transport.inlineCompletions", "0"),
             ("shutdownTimeoutMs", "1500"));
 
         Assert.False(options.EmbeddedDownstream);
@@ -84,6 +88,8 @@ public sealed class ProxyOptionsReaderTests
         Assert.Equal(4, options.ShareClientsCount);
         Assert.False(options.ReuseHttpRequestMessage);
         Assert.Equal(3, options.ThreadCount);
+        Assert.False(options.InlineScheduling);
+        Assert.False(options.InlineCompletions);
         Assert.Equal(TimeSpan.FromMilliseconds(1500), options.ShutdownTimeout);
     }
 
