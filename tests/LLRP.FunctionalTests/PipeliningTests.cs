@@ -48,6 +48,50 @@ public sealed class PipeliningTests
         await sending;
     }
 
+    // A client that pipelines without reading meets back-pressure: the proxy stops taking requests once the responses it
+    // holds for the client pass its output buffer, instead of holding every response in memory; all are answered once
+    // the client reads, in order.
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task PipelinedWithoutReading_ProxyStopsForwardingUntilTheClientReads(string mode)
+    {
+        const int Requests = 5000;
+        var padding = new string('p', 8000);
+        await using var origin = ScriptedOrigin.Respond(request =>
+            $"HTTP/1.1 200 OK\r\nX-Target: {request.Target}\r\nX-Padding: {padding}\r\nContent-Length: 0\r\n\r\n");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync(string.Concat(Enumerable.Range(0, Requests).Select(i => $"HEAD /{i} HTTP/1.1\r\nHost: pipelined.test\r\n\r\n")));
+        var forwarded = await StableCountAsync(() => origin.Requests.Count);
+
+        Assert.True(forwarded < Requests / 2, $"{forwarded} of {Requests} requests were forwarded while the client read nothing.");
+        for (var i = 0; i < Requests; i++)
+        {
+            var response = await client.ReadResponseAsync("HEAD");
+            Assert.Equal($"/{i}", response.Head.Get("X-Target"));
+        }
+    }
+
+    /// <summary>The value of <paramref name="count"/> once it has not changed for half a second (within the I/O deadline).</summary>
+    private static async Task<int> StableCountAsync(Func<int> count)
+    {
+        var last = -1;
+        var unchangedSince = Environment.TickCount64;
+        using var limit = new CancellationTokenSource(Deadline.Io);
+        while (Environment.TickCount64 - unchangedSince < 500)
+        {
+            await Task.Delay(50, limit.Token);
+            var current = count();
+            if (current != last)
+            {
+                (last, unchangedSince) = (current, Environment.TickCount64);
+            }
+        }
+
+        return last;
+    }
+
     private static string Get(string target) => $"GET {target} HTTP/1.1\r\nHost: pipelined.test\r\n\r\n";
 
     private static async Task AssertResponsesInOrderAsync(RawHttpClient client)

@@ -1,4 +1,3 @@
-using System.Buffers;
 using LLRP.Diagnostics;
 
 namespace LLRP.Http1;
@@ -7,7 +6,7 @@ namespace LLRP.Http1;
 internal static class RequestBodyLocator
 {
     /// <summary>
-    /// A Content-Length body is buffered when all its bytes are in <paramref name="afterHead"/>. A chunked body is always
+    /// A Content-Length body is buffered when all its bytes are in the <paramref name="bufferedAfterHead"/> bytes read after the head. A chunked body is always
     /// read as it comes, decoded once (its length is only known at its end). Throws when the declared length is over the limit.
     /// </summary>
     /// <param name="bodyLength">The buffered body's length.</param>

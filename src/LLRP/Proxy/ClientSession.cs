@@ -60,8 +60,14 @@ internal sealed class ClientSession : ITrackedConnection
                 _deadline.WaitUntil(headStarted != long.MaxValue
                     ? headStarted + _services.RequestHeadersTimeoutMs
                     : Environment.TickCount64 + _services.KeepAliveTimeoutMs);
+                if (_stopping)
+                {
+                    // OnStopping may have run between the loop's check and the deadline being set, and found nothing to cancel.
+                    break;
+                }
+
                 var read = _input.ReadAsync();
-                if (!read.IsCompleted && !await _response.FlushAsync())
+                if ((!read.IsCompleted || _response.HasBacklog) && !await _response.FlushAsync())
                 {
                     break;
                 }
@@ -126,6 +132,7 @@ internal sealed class ClientSession : ITrackedConnection
     {
         _stopping = true;
         _response.Stopping = true;
+        Interlocked.MemoryBarrier();
         if (_deadline.TryClaim(now: null))
         {
             _input.CancelPendingRead();
@@ -185,6 +192,7 @@ internal sealed class ClientSession : ITrackedConnection
             if (count == 0 && await _forwarder.BeginBatchAsync() is var error and not ForwarderError.None)
             {
                 Fail(error, started: false);
+                Consume(buffer, 0, buffer.Length);
                 return new BatchResult(Close: true, HeadPending: false);
             }
 
@@ -194,12 +202,14 @@ internal sealed class ClientSession : ITrackedConnection
             if (body == BodyKind.Streaming)
             {
                 streams = true;
-                _body.Reset(_head.Framing, _head.ContentLength, _traits.AnswersContinue && _head.ExpectsContinue && !_head.IsHttp10);
+                _body.Reset(_head.Framing, _head.ContentLength, _head.ExpectsContinue && !_head.IsHttp10, _traits.AnswersContinue);
                 break;
             }
 
-            if (!_head.IsPersistent)
+            if (!_head.IsPersistent || _head.IsHttp10)
             {
+                // Nothing is sent after a request that ends the connection; nor after an HTTP/1.0 one, whose response
+                // may turn out close-delimited (and then end the connection) only once it is being relayed.
                 break;
             }
         }

@@ -13,8 +13,11 @@ internal sealed class ConnectionDeadline
 
     private long _value = Busy;
 
-    /// <summary>The session waits for the client until <paramref name="deadline"/> (<see cref="Environment.TickCount64"/>).</summary>
-    public void WaitUntil(long deadline) => Volatile.Write(ref _value, deadline);
+    /// <summary>
+    /// The session waits for the client until <paramref name="deadline"/> (<see cref="Environment.TickCount64"/>). A full
+    /// fence: a stop flag read after this sees a stop that found no deadline to claim.
+    /// </summary>
+    public void WaitUntil(long deadline) => Interlocked.Exchange(ref _value, deadline);
 
     /// <summary>The session got bytes and works; false when the wait had been claimed meanwhile (its read is, or will be, cancelled).</summary>
     public bool TakeBack() => Interlocked.Exchange(ref _value, Busy) != Claimed;

@@ -35,6 +35,12 @@ internal sealed partial class ClientRequestBody(PipeReader input, ClientResponse
     /// <summary>What was wrong with the body when <see cref="Failure"/> is <see cref="RequestBodyFailure.Rejected"/>.</summary>
     public RejectionReason Rejection { get; private set; }
 
+    /// <summary>The client sent <c>Expect: 100-continue</c>: it may hold the body back until told to go on (RFC 9110 §10.1.1).</summary>
+    public bool ExpectsContinue { get; private set; }
+
+    /// <summary>Some of the body has been read from the client.</summary>
+    public bool HasStarted => BytesConsumed > 0 || _holding;
+
     /// <summary>The body is known to be chunked, so its length is unknown until its end.</summary>
     public bool IsChunked => _framing == BodyFraming.Chunked;
 
@@ -44,14 +50,16 @@ internal sealed partial class ClientRequestBody(PipeReader input, ClientResponse
     /// </summary>
     public bool IsCompleted => _completed;
 
-    /// <param name="sendContinue">Answer <c>100 Continue</c> on the first read: the client is HTTP/1.1 and expects it, and the forwarder asks for it.</param>
-    public void Reset(BodyFraming framing, long contentLength, bool sendContinue)
+    /// <param name="expectsContinue">The client is HTTP/1.1 and sent <c>Expect: 100-continue</c>.</param>
+    /// <param name="sendContinue">Answer <c>100 Continue</c> on the first read, for a forwarder whose client swallows the downstream's.</param>
+    public void Reset(BodyFraming framing, long contentLength, bool expectsContinue, bool sendContinue)
     {
+        ExpectsContinue = expectsContinue;
         _framing = framing;
         _remaining = framing == BodyFraming.ContentLength ? contentLength : 0;
         _total = 0;
         _decoder = limits.NewChunkedDecoder();
-        _sendContinue = sendContinue && (framing == BodyFraming.Chunked || _remaining > 0);
+        _sendContinue = expectsContinue && sendContinue && (framing == BodyFraming.Chunked || _remaining > 0);
         _holding = false;
         _completed = framing == BodyFraming.None || (framing == BodyFraming.ContentLength && _remaining == 0);
         Failure = RequestBodyFailure.None;

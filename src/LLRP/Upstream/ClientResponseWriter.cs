@@ -14,11 +14,11 @@ namespace LLRP.Upstream;
 /// </summary>
 internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metrics)
 {
+    /// <summary>Most bytes held unflushed (Kestrel's response buffer size): past it the session flushes even while requests keep coming.</summary>
+    private const int MaxUnflushed = 64 * 1024;
+
     private ResponseFraming _framing;
     private volatile bool _stopping;
-
-    /// <summary>The final head of the response being forwarded was written: a failure now can only abort the connection.</summary>
-    public bool Started { get; private set; }
 
     /// <summary>The client went away: a flush failed or its connection completed.</summary>
     public bool ClientGone { get; private set; }
@@ -33,8 +33,11 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
     /// <summary>How the response being forwarded reaches the client.</summary>
     public ResponseFraming Framing => _framing;
 
-    /// <summary>A new response is next: nothing of it is written yet.</summary>
-    public void BeginResponse() => Started = false;
+    /// <summary>
+    /// More is written than a flush should wait for: a client that keeps pipelining requests without reading must still
+    /// meet back-pressure, so responses are not held in memory without bound.
+    /// </summary>
+    public bool HasBacklog => output.CanGetUnflushedBytes && output.UnflushedBytes >= MaxUnflushed;
 
     /// <summary>Writes an interim response, to an HTTP/1.1 client only (RFC 9110 §15.2).</summary>
     public void WriteInterim(ResponseHead head, bool isHttp10Client)
@@ -49,13 +52,16 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
 
     /// <summary>Decides the framing of a final response and writes its head.</summary>
     /// <param name="persistent">As far as the request goes, the client connection may carry another request after this one.</param>
-    public ResponseFraming WriteHead(ResponseHead head, bool isHeadRequest, bool isHttp10Client, bool persistent)
+    /// <param name="moreFollow">
+    /// Responses to later requests of the batch, already sent upstream, follow this one: when the proxy is stopping, only
+    /// the batch's last response says close, so that every request the downstream received is answered.
+    /// </param>
+    public ResponseFraming WriteHead(ResponseHead head, bool isHeadRequest, bool isHttp10Client, bool persistent, bool moreFollow = false)
     {
-        _framing = ResponseFraming.For(head, isHeadRequest, isHttp10Client, persistent && !_stopping);
+        _framing = ResponseFraming.For(head, isHeadRequest, isHttp10Client, persistent && (moreFollow || !_stopping));
         var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), head.Source.Length + 64);
         ResponseHeadWriter.Write(ref writer, head, _framing);
         writer.Commit();
-        Started = true;
         return _framing;
     }
 

@@ -11,7 +11,8 @@ namespace LLRP.Upstream;
 /// 2. <see cref="Add"/> for each request, in order, while its bytes are valid;
 /// 3. <see cref="ForwardAsync"/>, which sends them and writes every response to the client through
 ///    <see cref="ClientResponseWriter"/>, in order. Failures are returned, never thrown.
-/// A request whose body is still arriving (or that has a body, when <see cref="ForwarderTraits.TakesBufferedBodies"/> is false) is
+/// A request whose body is still arriving (or that has a body, when <see cref="ForwarderTraits.TakesBufferedBodies"/> is
+/// false) is forwarded alone, and its body is read from the <see cref="ClientRequestBody"/> given to <see cref="ForwardAsync"/>.
 /// </summary>
 internal interface IRequestForwarder : IAsyncDisposable
 {
@@ -23,7 +24,11 @@ internal interface IRequestForwarder : IAsyncDisposable
 
     /// <summary>Takes the next request of the batch.</summary>
     /// <param name="head">Its parsed head; reused for the next request once this returns.</param>
-    /// <param name="message">Its bytes from the head's start: valid until <see cref="ForwardAsync"/> returns.</param>
+    /// <param name="message">
+    /// Its bytes from the head's start: valid until <see cref="ForwardAsync"/> returns for a batch without a body to read;
+    /// when its body is to be read, the client input is advanced past the head before <see cref="ForwardAsync"/>, so only
+    /// until then.
+    /// </param>
     /// <param name="headLength">Bytes of <paramref name="message"/> that are the head.</param>
     /// <param name="bodyLength">Bytes after the head that are its buffered body, as received (chunked framing included).</param>
     /// <param name="body">Where the body is: none, buffered, or to be read from the <see cref="ClientRequestBody"/>.</param>

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Text;
 using System.Net.Sockets;
 using LLRP.FunctionalTests.Infrastructure;
 
@@ -63,6 +64,37 @@ public sealed class GracefulShutdownTests
         release.SetResult();
 
         Assert.InRange(stopped, TimeSpan.FromMilliseconds(900), TimeSpan.FromSeconds(5));
+    }
+
+    // RFC 9112 §9.6: when the proxy stops, every request it already sent upstream is answered; only the last response
+    // of the batch says close (one before it would tell the client that the later requests were never processed).
+    // Raw mode only: the other modes send one request at a time.
+    [Theory]
+    [MemberData(nameof(LlrpModes.Raw), MemberType = typeof(LlrpModes))]
+    public async Task Stop_PipelinedRequestsAlreadyForwardedAllAnsweredLastSaysClose(string mode)
+    {
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var origin = HeldResponseOrigin(release.Task);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "shutdownTimeoutMs=6000");
+        await using var client = await proxy.ConnectAsync();
+        await client.SendAsync("GET /held HTTP/1.1\r\nHost: client.test\r\n\r\nPOST /order HTTP/1.1\r\nHost: client.test\r\nContent-Length: 4\r\n\r\nbody");
+        await Deadline.UntilAsync(
+            () => origin.Connections.Any(connection => Encoding.Latin1.GetString(connection.Reader.Received).Contains("POST /order", StringComparison.Ordinal)),
+            "Both requests reaching the origin");
+
+        using var stopLimit = new CancellationTokenSource(Deadline.Io);
+        var stopping = proxy.StopAsync(stopLimit.Token);
+        release.SetResult();
+        var held = await client.ReadResponseAsync();
+        var order = await client.ReadResponseAsync("POST");
+
+        Assert.Equal("held", held.BodyText);
+        Assert.DoesNotContain("close", held.Head.Tokens("Connection"));
+        Assert.Equal("order", order.BodyText);
+        Assert.Contains("close", order.Head.Tokens("Connection"));
+        await client.AssertClosedByPeerAsync();
+        await stopping.WaitAsync(Deadline.Io);
+        Assert.Single(origin.Requests, request => request.Target == "/order");
     }
 
     /// <summary>An origin that answers <c>/held</c> only once <paramref name="release"/> completes, anything else at once.</summary>

@@ -176,6 +176,86 @@ public sealed class UpstreamFaultTests
         Assert.Equal("conn1", (await next.ReadResponseAsync()).BodyText);
     }
 
+    // RFC 9110 §10.1.1, RFC 9112 §9.3: a final response to a request that waits for 100-continue, sent before any of the
+    // body, says close: the body will not be read, so the connection cannot carry another request.
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ExpectContinueRefused_ResponseSaysCloseAndConnectionCloses(string mode)
+    {
+        await using var origin = ScriptedOrigin.Start(async connection =>
+        {
+            await HttpHead.ReadAsync(connection.Reader);
+            await connection.SendAsync("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n");
+            await connection.Reader.ReadToEndAsync();
+        });
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync("POST /upload HTTP/1.1\r\nHost: client.test\r\nExpect: 100-continue\r\nContent-Length: 100000\r\n\r\n");
+        var response = await client.ReadResponseAsync("POST");
+
+        Assert.Equal(401, response.StatusCode);
+        Assert.Contains("close", response.Head.Tokens("Connection"));
+        await client.AssertClosedByPeerAsync();
+    }
+
+    // RFC 9112 §9.3.1: a response that ends its connection without announcing "close" (here close-delimited) leaves the
+    // requests pipelined behind it in doubt: the downstream may have processed them. A POST among them is not sent
+    // again; it is answered 502, and the downstream saw it once.
+    // Raw mode only: the other modes do not pipeline upstream.
+    [Theory]
+    [MemberData(nameof(LlrpModes.Raw), MemberType = typeof(LlrpModes))]
+    public async Task PipelinedBehindUnannouncedClose_PostNotSentAgain502(string mode)
+    {
+        await using var origin = ScriptedOrigin.Start(async connection =>
+        {
+            if (connection.Index > 0)
+            {
+                await AnswerWithConnectionIndexAsync(connection);
+                return;
+            }
+
+            await connection.ReadRequestAsync();
+            await connection.ReadRequestAsync();
+            await connection.SendAsync("HTTP/1.1 200 OK\r\n\r\nstreamed");
+        });
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync(
+            "GET /stream HTTP/1.1\r\nHost: client.test\r\n\r\n"
+            + "POST /order HTTP/1.1\r\nHost: client.test\r\nContent-Length: 4\r\n\r\nbody");
+
+        Assert.Equal("streamed", (await client.ReadResponseAsync()).BodyText);
+        var second = await client.ReadResponseAsync("POST");
+        Assert.Equal(502, second.StatusCode);
+        Assert.Contains("close", second.Head.Tokens("Connection"));
+        await client.AssertClosedByPeerAsync();
+        Assert.Single(origin.Requests, request => request.Target == "/order");
+    }
+
+    // RFC 9112 §9.3: a response to an HTTP/1.0 client may end its connection (close-delimited) only once it is relayed,
+    // so nothing pipelined behind an HTTP/1.0 request is sent upstream before its response is known.
+    // Raw mode only: the other modes do not pipeline upstream.
+    [Theory]
+    [MemberData(nameof(LlrpModes.Raw), MemberType = typeof(LlrpModes))]
+    public async Task PipelinedHttp10KeepAlive_NextRequestNotSentBeforeTheResponseIsKnown(string mode)
+    {
+        await using var origin = ScriptedOrigin.Respond("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync(
+            "GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+            + "POST /b HTTP/1.0\r\nConnection: keep-alive\r\nContent-Length: 4\r\n\r\nbody");
+        var first = await client.ReadResponseAsync();
+
+        Assert.Equal("hi", first.BodyText);
+        Assert.Contains("close", first.Head.Tokens("Connection"));
+        await client.AssertClosedByPeerAsync();
+        Assert.Equal(["/a"], origin.Requests.Select(request => request.Target));
+    }
+
     // RFC 9112 §4–§6: a response the proxy cannot frame unambiguously is a 502 with "close", and the upstream
     // connection it came on is closed and never reused.
     [Theory]

@@ -17,6 +17,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
     private readonly TargetUriCache _uris = new(context.Downstream);
     private readonly ArrayBufferWriter<byte> _target = new(256);
     private readonly RenderedResponseHead _responseHead = new();
+    private readonly Func<ForwardedContent> _newContent = () => new PipeBodyContent(context.Body);
     private MethodCache _methods;
     private HttpRequestMessage? _message;
     private bool _isHead;
@@ -36,7 +37,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
         request.RequestUri = _uris.Get(_target.WrittenSpan);
         if (body != BodyKind.None)
         {
-            var content = exchange.Content(() => new PipeBodyContent(context.Body));
+            var content = exchange.Content(_newContent);
             content.Headers.ContentLength = head.Framing == BodyFraming.ContentLength ? head.ContentLength : null;
             request.Content = content;
         }
@@ -94,7 +95,6 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
         }
 
         var client = context.Response;
-        client.BeginResponse();
         if (head.IsInterim)
         {
             return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);

@@ -1,5 +1,4 @@
 using LLRP.Diagnostics;
-using LLRP.Upstream.Sockets;
 
 namespace LLRP.Upstream.HttpClient;
 

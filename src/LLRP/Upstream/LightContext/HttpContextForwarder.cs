@@ -19,6 +19,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
 
     private readonly LightHttpContext _light = new(context, maxResponseHeadSize);
     private readonly TargetUriCache _uris = new(context.Downstream);
+    private readonly Func<ForwardedContent> _newContent = () => new StreamBodyContent(context.Body);
     private bool _hasBody;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
@@ -36,7 +37,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
         var message = exchange.NextMessage();
         if (_hasBody)
         {
-            var content = (StreamBodyContent)exchange.Content(() => new StreamBodyContent(context.Body));
+            var content = (StreamBodyContent)exchange.Content(_newContent);
             content.Source = httpContext.Request.Body;
             content.Headers.ContentLength = httpContext.Request.ContentLength;
             message.Content = content;

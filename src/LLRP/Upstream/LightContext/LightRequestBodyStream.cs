@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
-using LLRP.Upstream.HttpClient;
 
 namespace LLRP.Upstream.LightContext;
 

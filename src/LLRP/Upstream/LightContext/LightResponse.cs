@@ -69,7 +69,6 @@ internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFea
         _writer = null;
         _onStarting = null;
         _onCompleted = null;
-        _client.BeginResponse();
     }
 
     /// <summary>Validates the head as it stands; throws <see cref="HttpMessageException"/> for one raw mode would refuse.</summary>

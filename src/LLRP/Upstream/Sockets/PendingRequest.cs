@@ -4,7 +4,10 @@ using LLRP.Http1;
 namespace LLRP.Upstream.Sockets;
 
 /// <summary>A request written upstream and not answered yet: its bytes (to write it again on a new connection) and what its response depends on.</summary>
-/// <param name="Message">The request as received, head and buffered body; valid until the batch is answered.</param>
+/// <param name="Message">
+/// The request as received, head and buffered body; valid until the batch is answered (read only to write the request
+/// again, which happens in batches without a body to read, whose bytes stay valid).
+/// </param>
 internal readonly record struct PendingRequest(
     ReadOnlySequence<byte> Message,
     int HeadLength,

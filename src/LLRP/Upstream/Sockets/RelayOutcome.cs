@@ -7,7 +7,11 @@ namespace LLRP.Upstream.Sockets;
 /// <param name="Started">Bytes of the final response were written to the client, so an error can only abort.</param>
 /// <param name="CloseClient">The client connection ends after this response.</param>
 /// <param name="UpstreamReusable">The upstream connection is at a message boundary and may carry the next request.</param>
-internal readonly record struct RelayOutcome(ForwarderError Error, bool Started, bool CloseClient, bool UpstreamReusable)
+/// <param name="UpstreamAnnouncedClose">
+/// The response said the downstream closes after it (<c>Connection: close</c>, or HTTP/1.0 without keep-alive), so it
+/// processed no request sent after this one (RFC 9112 §9.6).
+/// </param>
+internal readonly record struct RelayOutcome(ForwarderError Error, bool Started, bool CloseClient, bool UpstreamReusable, bool UpstreamAnnouncedClose)
 {
-    public static RelayOutcome Failed(ForwarderError error, bool started) => new(error, started, true, false);
+    public static RelayOutcome Failed(ForwarderError error, bool started) => new(error, started, true, false, false);
 }

@@ -17,88 +17,101 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     private readonly ResponseHead _response = new();
     private CancellationTokenSource? _timer;
 
+    /// <summary>Relays the response to <paramref name="request"/>.</summary>
+    /// <param name="body">
+    /// The request's body when it is read from the client as it comes. A final response to a client that still waits for
+    /// <c>100 Continue</c> says close: that client will not send the body, so the connection cannot go on (RFC 9110
+    /// §10.1.1, RFC 9112 §9.3). A response that comes while the body streams (an echo) does not: the body may still be
+    /// read to its end, and the connection closes after the response only if it was not.
+    /// </param>
+    /// <param name="moreFollow">Later requests of the batch were sent upstream and are answered after this one.</param>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<RelayOutcome> RelayAsync(UpstreamConnection upstream, PendingRequest request)
+    public async ValueTask<RelayOutcome> RelayAsync(UpstreamConnection upstream, PendingRequest request, ClientRequestBody? body, bool moreFollow)
     {
-        client.BeginResponse();
         var input = upstream.Input;
-        var receivedAny = false;
+        var afterInterim = false;
         while (true)
         {
-            ReadResult result;
-            int headLength;
+            var head = await ReadHeadAsync(input, afterInterim);
+            if (head.Error != ForwarderError.None)
+            {
+                return RelayOutcome.Failed(head.Error, started: false);
+            }
+
+            if (!_response.IsInterim)
+            {
+                var refusedBeforeBody = body is { ExpectsContinue: true, HasStarted: false } && !afterInterim;
+                var persistent = request.IsPersistent && !refusedBeforeBody;
+                return await RelayFinalAsync(input, request, persistent, moreFollow, head.Result, head.Length);
+            }
+
+            if (_response.StatusCode == 101)
+            {
+                input.AdvanceTo(head.Result.Buffer.Start);
+                return RelayOutcome.Failed(ForwarderError.InvalidResponse, started: false);
+            }
+
+            client.WriteInterim(_response, request.IsHttp10);
+            input.AdvanceTo(head.Result.Buffer.GetPosition(head.Length));
+            if (!await client.FlushAsync())
+            {
+                return RelayOutcome.Failed(ForwarderError.ClientAborted, started: false);
+            }
+
+            afterInterim = true;
+        }
+    }
+
+    /// <summary>
+    /// Reads until a whole response head is parsed into <see cref="_response"/>, within the response headers timeout,
+    /// which runs from the first read to the end of the head however the bytes trickle in.
+    /// </summary>
+    /// <param name="afterInterim">An interim response came before: a close now is an invalid response, not one never answered.</param>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<HeadRead> ReadHeadAsync(PipeReader input, bool afterInterim)
+    {
+        var timer = _timer ??= new CancellationTokenSource();
+        timer.CancelAfter(responseHeadersTimeout);
+        var receivedAny = afterInterim;
+        try
+        {
             while (true)
             {
+                ReadResult result;
                 try
                 {
-                    result = await ReadHeadAsync(input);
+                    result = await input.ReadAsync(timer.Token);
                 }
-                catch (TimeoutException)
+                catch (OperationCanceledException) when (timer.IsCancellationRequested)
                 {
-                    return RelayOutcome.Failed(ForwarderError.ResponseTimeout, started: false);
+                    return new HeadRead(ForwarderError.ResponseTimeout, default, 0);
                 }
                 catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
                 {
-                    return RelayOutcome.Failed(receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed, started: false);
+                    return new HeadRead(receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed, default, 0);
                 }
 
                 var buffer = result.Buffer;
                 receivedAny |= !buffer.IsEmpty;
-                bool parsed;
                 try
                 {
-                    parsed = ResponseHeadParser.TryParse(buffer, _response, maxResponseHeadSize, out headLength);
+                    if (ResponseHeadParser.TryParse(buffer, _response, maxResponseHeadSize, out var headLength))
+                    {
+                        return new HeadRead(ForwarderError.None, result, headLength);
+                    }
                 }
                 catch (HttpMessageException)
                 {
                     input.AdvanceTo(buffer.Start);
-                    return RelayOutcome.Failed(ForwarderError.InvalidResponse, started: false);
-                }
-
-                if (parsed)
-                {
-                    break;
+                    return new HeadRead(ForwarderError.InvalidResponse, default, 0);
                 }
 
                 input.AdvanceTo(buffer.Start, buffer.End);
                 if (result.IsCompleted)
                 {
-                    return RelayOutcome.Failed(buffer.IsEmpty ? ForwarderError.UpstreamClosed : ForwarderError.InvalidResponse, started: false);
+                    return new HeadRead(receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed, default, 0);
                 }
             }
-
-            if (!_response.IsInterim)
-            {
-                return await RelayFinalAsync(input, request, result, headLength);
-            }
-
-            if (_response.StatusCode == 101)
-            {
-                input.AdvanceTo(result.Buffer.Start);
-                return RelayOutcome.Failed(ForwarderError.InvalidResponse, started: false);
-            }
-
-            client.WriteInterim(_response, request.IsHttp10);
-            input.AdvanceTo(result.Buffer.GetPosition(headLength));
-            if (!await client.FlushAsync())
-            {
-                return RelayOutcome.Failed(ForwarderError.ClientAborted, started: false);
-            }
-        }
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<ReadResult> ReadHeadAsync(PipeReader input)
-    {
-        var timer = _timer ??= new CancellationTokenSource();
-        timer.CancelAfter(responseHeadersTimeout);
-        try
-        {
-            return await input.ReadAsync(timer.Token);
-        }
-        catch (OperationCanceledException) when (timer.IsCancellationRequested)
-        {
-            throw new TimeoutException();
         }
         finally
         {
@@ -111,12 +124,12 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     }
 
     /// <summary>Writes the final head, then relays its body in the framing the client can take (RFC 9112 §6.3).</summary>
-    private ValueTask<RelayOutcome> RelayFinalAsync(PipeReader input, PendingRequest request, ReadResult result, int headLength)
+    private ValueTask<RelayOutcome> RelayFinalAsync(PipeReader input, PendingRequest request, bool persistent, bool moreFollow, ReadResult result, int headLength)
     {
-        var framing = client.WriteHead(_response, request.IsHead, request.IsHttp10, request.IsPersistent);
+        var framing = client.WriteHead(_response, request.IsHead, request.IsHttp10, persistent, moreFollow);
         var bodiless = framing.Body == BodyFraming.None;
         var upstreamReusable = _response.IsPersistent && (bodiless || _response.Framing != BodyFraming.CloseDelimited);
-        var outcome = new RelayOutcome(ForwarderError.None, Started: true, framing.Close, upstreamReusable);
+        var outcome = new RelayOutcome(ForwarderError.None, Started: true, framing.Close, upstreamReusable, !_response.IsPersistent);
         var data = result.Buffer.Slice(headLength);
         if (bodiless)
         {

@@ -10,13 +10,14 @@ namespace LLRP.Upstream.Sockets;
 /// (heads re-emitted by the <see cref="RequestRewriter"/>, buffered bodies with them), flushed once, and answered in
 /// order by the <see cref="ResponseRelay"/>. A request whose body is still arriving goes alone: its body is pumped
 /// upstream (<see cref="RequestBodyPump"/>) while its response is relayed, since a downstream may answer, or ask to
-/// continue (RFC 9110 §10.1.1), before reading it all. Requests the upstream closed on without answering are written
-/// again on a new connection when that is safe: after a response that closed the connection (RFC 9112 §9.6), or on a
-/// reused connection when every request left is idempotent (RFC 9110 §9.2.2).
+/// continue (RFC 9110 §10.1.1), before reading it all. Requests the upstream did not answer are written again on a new
+/// connection when that is safe: after a response that announced the close (RFC 9112 §9.6), or when every request left
+/// is idempotent (RFC 9110 §9.2.2, RFC 9112 §9.3.1) and the connection had answered before.
 /// </summary>
 internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay relay, RequestRewriter rewriter, RequestLimits limits) : IRequestForwarder
 {
-    private readonly PendingRequest[] _pending = new PendingRequest[ForwarderTraits.Pipelining.MaxBatch];
+    /// <summary>Grows to the largest batch the connection has sent (at most the batch limit), so an idle connection holds little.</summary>
+    private PendingRequest[] _pending = new PendingRequest[1];
     private readonly RequestHead _resent = new();
     private int _count;
 
@@ -32,6 +33,11 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
     {
         var request = message.Slice(0, headLength + bodyLength);
         Write(head, request, headLength, body);
+        if (_count == _pending.Length)
+        {
+            Array.Resize(ref _pending, Math.Min(_pending.Length * 4, ForwarderTraits.Pipelining.MaxBatch));
+        }
+
         _pending[_count++] = new PendingRequest(request, headLength, body, head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.IsIdempotent);
     }
 
@@ -69,7 +75,7 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
         var retried = false;
         for (var i = 0; i < _count; i++)
         {
-            var outcome = await relay.RelayAsync(upstream.Connection, _pending[i]);
+            var outcome = await relay.RelayAsync(upstream.Connection, _pending[i], body: null, moreFollow: i < _count - 1);
             if (outcome.Error == ForwarderError.UpstreamClosed && !retried && CanRetry(i))
             {
                 retried = true;
@@ -96,9 +102,20 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
                 return new ForwardResult(i + 1, ForwarderError.None, Started: true, CloseClient: true);
             }
 
-            if (!outcome.UpstreamReusable && !last && await ResendAsync(i + 1) is var error and not ForwarderError.None)
+            if (!outcome.UpstreamReusable && !last)
             {
-                return ForwardResult.Failed(i + 1, error, started: false);
+                // The requests after this one reached a connection that will not answer them. They are written again
+                // on a new one when the downstream said it processed none of them, or when each may be repeated.
+                if (!outcome.UpstreamAnnouncedClose && !CanRetry(i + 1))
+                {
+                    upstream.Discard();
+                    return ForwardResult.Failed(i + 1, ForwarderError.UpstreamClosed, started: false);
+                }
+
+                if (await ResendAsync(i + 1) is var error and not ForwarderError.None)
+                {
+                    return ForwardResult.Failed(i + 1, error, started: false);
+                }
             }
 
             if (last)
@@ -111,17 +128,16 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
     }
 
     /// <summary>
-    /// Forwards the batch's only request while its body is pumped. The downstream may answer before reading the body
-    /// (echoing it, or refusing it), so whether the client connection persists is not known when the response head is
-    /// written: it closes afterwards if the body was not read to its end. If the response ends before the pump, the
-    /// upstream connection is not known to be at a message boundary and is discarded.
+    /// Forwards the batch's only request while its body is pumped (the relay says when the response announces close).
+    /// The client connection closes after the response if the body was not read to its end. If the response ends
+    /// before the pump, the upstream connection is not known to be at a message boundary and is discarded.
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<ForwardResult> ForwardStreamingAsync(ClientRequestBody body)
     {
         var connection = upstream.Connection;
         var pump = RequestBodyPump.PumpAsync(body, connection);
-        var outcome = await relay.RelayAsync(connection, _pending[0]);
+        var outcome = await relay.RelayAsync(connection, _pending[0], body, moreFollow: false);
         var cutShort = !pump.IsCompleted;
         if (cutShort)
         {

@@ -1,26 +1,14 @@
 using System.Net.Sockets;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
-using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
-using Microsoft.Extensions.Logging;
 
 namespace LLRP.Upstream.Sockets;
 
-/// <summary>Opens upstream connections with the connect timeout, on the same socket transport Kestrel uses for clients.</summary>
-internal sealed class UpstreamConnector : IUpstreamConnectionFactory, IDisposable
+/// <summary>Opens upstream connections with the connect timeout, over <see cref="SocketPipeConnection"/>.</summary>
+internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metrics) : IUpstreamConnectionFactory
 {
-    private readonly SocketConnectionContextFactory _factory;
-    private readonly TimeSpan _connectTimeout;
-    private readonly ProxyMetrics _metrics;
-
-    public UpstreamConnector(ProxyOptions options, ProxyMetrics metrics, ILoggerFactory loggerFactory)
-    {
-        _metrics = metrics;
-        _connectTimeout = options.ConnectTimeout;
-        _factory = new SocketConnectionContextFactory(
-            new SocketConnectionFactoryOptions { WaitForDataBeforeAllocatingBuffer = false, UnsafePreferInlineScheduling = options.InlineScheduling },
-            loggerFactory.CreateLogger<UpstreamConnector>());
-    }
+    private readonly TimeSpan _connectTimeout = options.ConnectTimeout;
+    private readonly bool _inlineScheduling = options.InlineScheduling;
 
     /// <exception cref="UpstreamException">Refused, unreachable or timed out.</exception>
     public async ValueTask<UpstreamConnection> ConnectAsync(DownstreamEndpoint downstream)
@@ -42,9 +30,7 @@ internal sealed class UpstreamConnector : IUpstreamConnectionFactory, IDisposabl
             throw new UpstreamException(ForwarderError.ConnectFailed, e);
         }
 
-        _metrics.UpstreamConnectionOpened();
-        return new UpstreamConnection(_factory.Create(socket), downstream, _metrics);
+        metrics.UpstreamConnectionOpened();
+        return new UpstreamConnection(new SocketPipeConnection(socket, _inlineScheduling), downstream, metrics);
     }
-
-    public void Dispose() => _factory.Dispose();
 }
