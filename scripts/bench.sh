@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # LLRP's local side-by-side benchmark, one command from the repository root:
-#   bash scripts/bench.sh [--quick] [--rounds N] [--duration S] [--only name,name] [--unpinned] [--baseline-ref REF] ...
-# Installs wrk, haproxy, nginx and curl with apt-get when missing, publishes LLRP, the origin, the
-# baselines (src/Baselines/*) and the runner in Release into artifacts/publish/<project>, then runs
-# src/LLRP.Bench, which writes results/<UTC timestamp>/{results.md,results.json,crank/,chart.svg}.
+#   bash scripts/bench.sh [--quick] [--rounds N] [--duration S] [--only name,name] [--unpinned] [--baseline-ref REF]
+#                         [--origin nginx|bundled] [--idle-connections N] [--no-idle] ...
+# Installs wrk, haproxy, nginx and curl with apt-get when missing, publishes LLRP, the bundled origin, the
+# baselines (src/Baselines/*) and the runner in Release into artifacts/publish/<project>, raises the open-file
+# limit (the runner holds the idle connections and the contenders inherit it), then runs src/LLRP.Bench, which
+# writes results/<UTC timestamp>/{results.md,results.json,crank/,chart.svg}. The shapes go to an nginx origin
+# (scripts/nginx-origin.sh) when nginx is installed, the 1 GiB bodies to the bundled origin.
 # `bash scripts/bench.sh --help` lists every option.
 set -euo pipefail
 
@@ -89,6 +92,10 @@ if [[ -n $baseline_ref ]]; then
   fi
   git worktree remove --force "$worktree"
 fi
+
+# Thousands of idle connections, held by the runner and, once more upstream, by a proxy: 65536 open files, or as
+# many as the hard limit allows.
+ulimit -n 65536 2>/dev/null || ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || true
 
 runner=(dotnet artifacts/publish/LLRP.Bench/LLRP.Bench.dll --repo "$root" --results "$results" "$@")
 if [[ $pinned -eq 1 ]]; then

@@ -2,7 +2,9 @@
 # Runs HAProxy (Debian package) in the foreground as a reverse proxy in front of one origin, configured
 # like DESIGN.md's benchmark method: nbthread 1, mode http, http-reuse safe, option forwardfor, no logging.
 # The configuration is generated into --dir; the process execs, so its pid is HAProxy's. Once the port accepts
-# connections, "haproxy is ready: <listen> accepts connections" is printed (crank's readyStateText).
+# connections, "haproxy is ready: <listen> accepts connections" is printed (crank's readyStateText). maxconn is half
+# the hard open-file limit, capped at 65536 (two descriptors per proxied connection), so thousands of idle clients
+# fit: HAProxy raises its own soft limit to what maxconn needs and refuses to start when the hard limit is lower.
 #
 # usage: scripts/haproxy.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081 --dir DIR [--threads N]
 set -euo pipefail
@@ -25,11 +27,14 @@ done
 export PATH="$PATH:/usr/sbin:/sbin"
 command -v haproxy >/dev/null || { echo "haproxy.sh: haproxy is not installed (apt-get install haproxy)" >&2; exit 127; }
 mkdir -p "$dir"
+nofile="$(ulimit -Hn)"
+[[ $nofile == unlimited || $nofile -gt 65536 ]] && nofile=65536
+maxconn=$(((nofile - 100) / 2))
 config="$dir/haproxy.cfg"
 cat > "$config" <<CONFIG
 global
     nbthread $threads
-    maxconn 4096
+    maxconn $maxconn
 
 defaults
     mode http

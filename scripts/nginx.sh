@@ -6,6 +6,8 @@
 # 1 GiB upload or download and a long run measure forwarding, not spooling or reconnecting.
 # Prefix, configuration, pid file, temp folders and error log live in --dir; the process execs. Once the port
 # accepts connections, "nginx is ready: <listen> accepts connections" is printed (crank's readyStateText).
+# Connections per worker (client and upstream ones together) follow the hard open-file limit, at most 65536, so
+# thousands of idle clients fit.
 #
 # usage: scripts/nginx.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081 --dir DIR [--workers N]
 set -euo pipefail
@@ -30,16 +32,19 @@ command -v nginx >/dev/null || { echo "nginx.sh: nginx is not installed (apt-get
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 mkdir -p "$dir/temp"
+nofile="$(ulimit -Hn)"
+[[ $nofile == unlimited || $nofile -gt 65536 ]] && nofile=65536
 user=""
 [[ $(id -u) -eq 0 ]] && user="user root;"
 cat > "$dir/nginx.conf" <<CONFIG
 $user
 worker_processes $workers;
+worker_rlimit_nofile $nofile;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
 
 events {
-    worker_connections 8192;
+    worker_connections $nofile;
     multi_accept on;
     use epoll;
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using LLRP.Bench.Origins;
 
 namespace LLRP.Bench;
 
@@ -7,7 +8,7 @@ public sealed record BenchOptions
 {
     public const string Usage = """
         usage: bash scripts/bench.sh [options]
-          --quick              1 round, GET 10 B with 32 connections, 2 s, no large bodies;
+          --quick              1 round, GET 10 B with 32 connections, 2 s, no large bodies, no idle connections;
                                contenders direct, llrp-raw-perclient, nginx, haproxy
           --rounds N           rounds of interleaved contenders (default 3)
           --duration S         seconds measured per contender and shape (default 10)
@@ -16,8 +17,17 @@ public sealed record BenchOptions
           --shapes a,b,...     load shapes to run (names below)
           --unpinned           do not pin the proxy to core 0 and origin + load to core 1
           --no-large-bodies    skip the 1 GiB download and upload
+          --origin nginx|bundled
+                               origin of the shapes: nginx serving fixed files (scripts/nginx-origin.sh; the default
+                               when nginx is installed) or the bundled Kestrel origin (src/LLRP.Downstream). The 1 GiB
+                               bodies always use the bundled origin, which checks the upload; with nginx for the shapes
+                               each contender is started twice per round, once in front of each origin
+          --idle-connections N open N keep-alive connections to each contender after its shapes, one GET each, and
+                               measure its RSS growth per idle connection and its upstream connections (default
+                               10000; given with --quick, turns the measurement on)
+          --no-idle            skip the idle connections
           --proxy-port P       port of the contender under test (default 8080)
-          --origin-port P      port of the origin (default 8081)
+          --origin-port P      port of the origin (default 8081; the large bodies' bundled origin takes the next free one)
           --baseline-ref REF   also run llrp-raw-perclient, llrp-raw-pooled and llrp-httpclient built from git REF
                                (bench.sh builds it), as <name>@REF: a before/after in the same run
           --repo DIR           repository root (bench.sh passes it)
@@ -39,6 +49,15 @@ public sealed record BenchOptions
     public bool LargeBodies { get; init; } = true;
 
     public bool Quick { get; init; }
+
+    /// <summary>The origin of the shapes; null = nginx when installed, else the bundled origin.</summary>
+    public OriginKind? Origin { get; init; }
+
+    /// <summary>Whether each contender is measured with idle keep-alive connections after its shapes.</summary>
+    public bool IdleConnections { get; init; } = true;
+
+    /// <summary>How many idle connections are opened to each contender.</summary>
+    public int IdleConnectionCount { get; init; } = 10_000;
 
     /// <summary>Contender names to run; null = the whole catalog (or the quick set).</summary>
     public IReadOnlyList<string>? Only { get; init; }
@@ -65,11 +84,12 @@ public sealed record BenchOptions
             var arg = args[i];
             switch (arg)
             {
-                case "--quick" or "--unpinned" or "--no-large-bodies":
+                case "--quick" or "--unpinned" or "--no-large-bodies" or "--no-idle":
                     flags.Add(arg);
                     break;
                 case "--rounds" or "--duration" or "--warmup" or "--only" or "--shapes"
-                    or "--proxy-port" or "--origin-port" or "--repo" or "--results" or "--baseline-ref":
+                    or "--proxy-port" or "--origin-port" or "--repo" or "--results" or "--baseline-ref"
+                    or "--origin" or "--idle-connections":
                     if (i + 1 >= args.Length)
                     {
                         throw new ArgumentException($"{arg} needs a value");
@@ -95,6 +115,9 @@ public sealed record BenchOptions
             WarmupSeconds = ReadInt(values, "--warmup", quick ? 1 : 3, 0, 600),
             Pinned = !flags.Contains("--unpinned"),
             LargeBodies = !quick && !flags.Contains("--no-large-bodies"),
+            Origin = ReadOrigin(values),
+            IdleConnections = !flags.Contains("--no-idle") && (!quick || values.ContainsKey("--idle-connections")),
+            IdleConnectionCount = ReadInt(values, "--idle-connections", 10_000, 1, 1_000_000),
             Only = ReadList(values, "--only"),
             Shapes = ReadList(values, "--shapes"),
             ProxyPort = ReadInt(values, "--proxy-port", 8080, 1, 65535),
@@ -114,6 +137,14 @@ public sealed record BenchOptions
             ? value
             : throw new ArgumentException($"{key} must be an integer in [{min}, {max}], got '{text}'");
     }
+
+    private static OriginKind? ReadOrigin(Dictionary<string, string> values) => values.GetValueOrDefault("--origin") switch
+    {
+        null => null,
+        "nginx" => OriginKind.Nginx,
+        "bundled" => OriginKind.Bundled,
+        var other => throw new ArgumentException($"--origin must be nginx or bundled, got '{other}'"),
+    };
 
     private static string[]? ReadList(Dictionary<string, string> values, string key)
         => values.TryGetValue(key, out var text)

@@ -1,3 +1,5 @@
+using LLRP.Bench.Processes;
+
 namespace LLRP.Bench.Contenders;
 
 /// <summary>Every contender of DESIGN.md's benchmark method, in the order they are interleaved.</summary>
@@ -119,12 +121,6 @@ public static class ContenderCatalog
             "--downstream", origin,
             "--dir", Path.Combine(options.ResultsDirectory, program),
         ],
-        UnavailableReason = IsOnPath(program) ? null : $"'{program}' is not installed (apt-get install {program})",
+        UnavailableReason = ExecutableSearch.IsOnPath(program) ? null : $"'{program}' is not installed (apt-get install {program})",
     };
-
-    private static bool IsOnPath(string program)
-        => (System.Environment.GetEnvironmentVariable("PATH") ?? "")
-            .Split(':', StringSplitOptions.RemoveEmptyEntries)
-            .Append("/usr/sbin")
-            .Any(directory => File.Exists(Path.Combine(directory, program)));
 }

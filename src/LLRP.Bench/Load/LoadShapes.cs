@@ -1,9 +1,9 @@
 namespace LLRP.Bench.Load;
 
-/// <summary>The shapes of DESIGN.md's benchmark method: GET 10 B, 1 KB, 100 KB and POST 1 KB, at 32 and 256 connections.</summary>
+/// <summary>The shapes of DESIGN.md's benchmark method: GET 10 B, 1 KB, 100 KB and POST 1 KB, at 32, 128 and 256 connections.</summary>
 public static class LoadShapes
 {
-    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 256 }.SelectMany(Create)];
+    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create)];
 
     /// <summary>The single shape of a quick run.</summary>
     public static readonly LoadShape Quick = All[0];

@@ -3,7 +3,7 @@ using System.Globalization;
 namespace LLRP.Bench.Processes;
 
 /// <summary>
-/// CPU time and peak resident memory of every process in a process group (a proxy and, for nginx, its
+/// CPU time, resident and peak resident memory of every process in a process group (a proxy and, for nginx, its
 /// worker), read from /proc. The peak (VmHWM) can be reset through <c>/proc/PID/clear_refs</c>.
 /// </summary>
 public static class ProcessGroupStats
@@ -34,6 +34,21 @@ public static class ProcessGroupStats
 
         return total;
     }
+
+    /// <summary>Sum of VmRSS over the group's processes, in bytes.</summary>
+    public static long ResidentBytes(int group)
+    {
+        long total = 0;
+        foreach (var (pid, _) in Members(group))
+        {
+            total += ReadStatusKilobytes(pid, "VmRSS:") * 1024;
+        }
+
+        return total;
+    }
+
+    /// <summary>The pids of the group's live processes.</summary>
+    public static List<int> Pids(int group) => [.. Members(group).Select(member => member.Pid)];
 
     /// <summary>Resets each process's VmHWM to its current RSS.</summary>
     public static void ResetPeakResident(int group)

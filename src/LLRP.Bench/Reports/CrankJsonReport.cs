@@ -54,6 +54,7 @@ public static class CrankJsonReport
                 ["finished"] = run.Finished.ToString("O"),
                 ["machine"] = run.Machine,
                 ["placement"] = run.Topology,
+                ["origins"] = run.Origins.Describe(),
                 ["baseline"] = run.Baseline ?? "none",
                 ["missing"] = string.Join("; ", run.Missing.Select(m => $"{m.Key}: {m.Value}")),
             },
@@ -103,6 +104,8 @@ public static class CrankJsonReport
                 ["warmup"] = options.WarmupSeconds,
                 ["duration"] = options.DurationSeconds,
                 ["pinned"] = options.Pinned,
+                ["origin"] = run.Origins.ShapesOrigin.ToString().ToLowerInvariant(),
+                ["idleConnections"] = run.IdleSamples.Select(s => s.Requested).DefaultIfEmpty(0).Max(),
             },
             ["benchmarks"] = new JsonArray(),
         };

@@ -7,7 +7,8 @@ namespace LLRP.Bench.Reports;
 /// A contender's figures as crank results. Per shape, crank's wrk names (<c>wrk/rps/mean</c>, <c>wrk/requests</c>,
 /// <c>wrk/latency/mean|50|75|90|99|max</c> in ms, <c>wrk/errors/badresponses|socketerrors</c>) and the proxy's
 /// (<c>proxy/cpu/us-per-request</c>, <c>proxy/memory/peak-rss</c> in MB, <c>proxy/gc/bytes-per-request</c>);
-/// then <c>large/download|upload/throughput</c> (MB/s), <c>.../peak-rss</c> (MB) and <c>.../cpu</c> (s).
+/// then <c>large/download|upload/throughput</c> (MB/s), <c>.../peak-rss</c> (MB) and <c>.../cpu</c> (s); then
+/// <c>idle/rss-per-connection</c> (KiB), <c>idle/upstream-connections</c> and <c>idle/connections</c>.
 /// </summary>
 public static class CrankMetrics
 {
@@ -57,6 +58,18 @@ public static class CrankMetrics
             Add("cpu", "Proxy CPU (s)", "n2", false, s => Round(s.CpuSeconds, 3));
         }
 
+        var idle = run.IdleSamples.Where(s => s.Contender == contender).ToList();
+        void AddIdle(string name, string description, string format, Func<IdleSample, double?> figure)
+            => metrics.Add(new CrankMetric(
+                $"idle/{name}",
+                $"Idle connections: {description}",
+                format,
+                false,
+                [.. idle.Where(s => figure(s) is not null).Select(s => (s.Timestamp, figure(s)!.Value))]));
+
+        AddIdle("rss-per-connection", "Proxy RSS growth per idle connection (KiB)", "n2", s => Round(s.BytesPerConnection / 1024, 2));
+        AddIdle("upstream-connections", "Upstream connections held while idle", "n0", s => s.UpstreamConnections);
+        AddIdle("connections", "Idle connections open", "n0", s => s.Opened);
         return metrics;
     }
 

@@ -6,7 +6,7 @@ using LLRP.Bench.Results;
 
 namespace LLRP.Bench.Reports;
 
-/// <summary>results.md: one table per shape, one for the large bodies, then what is missing and why.</summary>
+/// <summary>results.md: one table per shape, one for the large bodies, one for the idle connections, then what is missing and why.</summary>
 public static class MarkdownReport
 {
     public static string Write(RunResult run)
@@ -18,6 +18,7 @@ public static class MarkdownReport
         text.Append(CultureInfo.InvariantCulture, $"- machine: {run.Machine}\n");
         text.Append(CultureInfo.InvariantCulture, $"- took: {Units.Duration(run.Finished - run.Started)}\n");
         text.Append(CultureInfo.InvariantCulture, $"- placement: {run.Topology}\n");
+        text.Append(CultureInfo.InvariantCulture, $"- origins: {run.Origins.Describe()}\n");
         text.Append(CultureInfo.InvariantCulture, $"- load: `wrk -t1 -c<conns> --latency`, {options.WarmupSeconds} s warm-up + {options.DurationSeconds} s measured per contender and shape; {options.Rounds} round(s), contenders interleaved; medians (min–max) over rounds\n");
         text.Append("- bad: non-2xx responses + socket errors, summed over rounds; CPU µs/req: user + system CPU of the contender's processes over the window ÷ requests; ");
         text.Append("peak RSS: VmHWM of its processes, reset before each window; alloc B/req: System.Runtime `alloc-rate` (EventPipe) ÷ requests/s\n");
@@ -35,6 +36,11 @@ public static class MarkdownReport
         if (run.LargeBodySamples.Count > 0)
         {
             WriteLargeBodies(text, run);
+        }
+
+        if (run.IdleSamples.Count > 0)
+        {
+            IdleReport.Write(text, run);
         }
 
         if (run.Missing.Count > 0)

@@ -1,5 +1,6 @@
 using LLRP.Bench.Contenders;
 using LLRP.Bench.Load;
+using LLRP.Bench.Origins;
 
 namespace LLRP.Bench.Results;
 
@@ -17,8 +18,11 @@ public sealed class RunResult
 
     public required IReadOnlyList<LoadShape> Shapes { get; init; }
 
-    /// <summary>Where the proxies and the origin listened (ports may move off 8080/8081 when taken).</summary>
+    /// <summary>Where the proxies listened and which CPUs ran what (ports may move off 8080/8081 when taken).</summary>
     public required string Topology { get; init; }
+
+    /// <summary>Which origin served the shapes and which the large bodies.</summary>
+    public required OriginPlan Origins { get; init; }
 
     /// <summary>CPU model, core count, OS: the context the figures hold in.</summary>
     public required string Machine { get; init; }
@@ -26,6 +30,8 @@ public sealed class RunResult
     public List<ShapeSample> Samples { get; } = [];
 
     public List<LargeBodySample> LargeBodySamples { get; } = [];
+
+    public List<IdleSample> IdleSamples { get; } = [];
 
     /// <summary>Contender name → why it has no results.</summary>
     public Dictionary<string, string> Missing { get; } = [];

@@ -1,34 +1,37 @@
+using System.Globalization;
 using System.Runtime.InteropServices;
 using LLRP.Bench.Contenders;
 using LLRP.Bench.Load;
+using LLRP.Bench.Origins;
 using LLRP.Bench.Processes;
 using LLRP.Bench.Results;
 
 namespace LLRP.Bench.Running;
 
 /// <summary>
-/// Runs DESIGN.md's benchmark method: the origin starts once; then, round after round, every contender in
-/// turn (A B C A B C …) is started, measured under every shape and with the large bodies, and stopped.
-/// When pinned, the contender runs on CPU 0 and the origin, wrk and curl on CPU 1.
+/// Runs DESIGN.md's benchmark method: the origins start once (see <see cref="OriginPlan"/>); then, round after round,
+/// every contender in turn (A B C A B C …) is started in front of each origin, measured under every shape, with the
+/// large bodies and with idle connections, and stopped. When pinned, the contender runs on CPU 0 and the origins,
+/// wrk and curl on CPU 1 (bench.sh pins the runner there too, so the idle connections are opened from CPU 1).
 /// </summary>
 public static class BenchmarkRunner
 {
     private const string ProxyCpu = "0";
     private const string LoadCpu = "1";
-    private static readonly TimeSpan _startPlan = TimeSpan.FromSeconds(3);
-    private static readonly TimeSpan _largeBodyPlan = TimeSpan.FromSeconds(5);
-    private static readonly TransferDirection[] _directions = [TransferDirection.Download, TransferDirection.Upload];
+
+    /// <summary>Open files a proxy keeps besides two per idle client (one upstream connection per client at worst).</summary>
+    private const long OpenFileReserve = 1024;
 
     /// <summary>Selects what to run from the options; fills and returns the result, even when cancelled midway.</summary>
     /// <exception cref="ArgumentException">An unknown contender or shape name was asked for.</exception>
-    /// <exception cref="InvalidOperationException">The origin could not be started.</exception>
+    /// <exception cref="InvalidOperationException">An origin could not be started.</exception>
     public static async Task<RunResult> RunAsync(BenchOptions options, CancellationToken cancellationToken)
     {
         Directory.CreateDirectory(options.ResultsDirectory);
         ChildProcessRegistry.UsePidFile(Path.Combine(options.ResultsDirectory, "children.pids"));
         var proxyPort = LoopbackPorts.FirstFree(options.ProxyPort);
-        var originPort = LoopbackPorts.FirstFree(options.OriginPort, proxyPort);
-        var contenders = Select(ContenderCatalog.Create(options, proxyPort, originPort), options.Only ?? (options.Quick ? ContenderCatalog.QuickNames : null), c => c.Name, "contender");
+        var origins = OriginPlan.Create(options, proxyPort);
+        var contenders = Select(ContenderCatalog.Create(options, proxyPort, origins.ShapesPort), options.Only ?? (options.Quick ? ContenderCatalog.QuickNames : null), c => c.Name, "contender");
         var shapes = Select(LoadShapes.All, options.Shapes ?? (options.Quick ? [LoadShapes.Quick.Name] : null), s => s.Name, "shape");
 
         var result = new RunResult
@@ -38,13 +41,19 @@ public static class BenchmarkRunner
             Contenders = contenders,
             Shapes = shapes,
             Topology = options.Pinned
-                ? $"contender on 127.0.0.1:{proxyPort} pinned to CPU {ProxyCpu}; origin on 127.0.0.1:{originPort}, wrk and curl pinned to CPU {LoadCpu}"
-                : $"contender on 127.0.0.1:{proxyPort}, origin on 127.0.0.1:{originPort}, unpinned",
+                ? $"contender on 127.0.0.1:{proxyPort} pinned to CPU {ProxyCpu}; origins, wrk, curl and the idle connections pinned to CPU {LoadCpu}"
+                : $"contender on 127.0.0.1:{proxyPort}, unpinned",
+            Origins = origins,
             Machine = DescribeMachine(),
         };
         foreach (var contender in contenders.Where(c => c.UnavailableReason is not null))
         {
             result.Missing[contender.Name] = contender.UnavailableReason!;
+        }
+
+        if (origins.FallbackNote is { } fallback)
+        {
+            result.Notes.Add(fallback);
         }
 
         using var http = new HttpClient(new SocketsHttpHandler { PooledConnectionLifetime = TimeSpan.Zero });
@@ -53,7 +62,8 @@ public static class BenchmarkRunner
             Options = options,
             Result = result,
             ProxyPort = proxyPort,
-            OriginPort = originPort,
+            Origins = origins,
+            IdleConnectionCount = options.IdleConnections ? IdleConnectionCount(options, result) : 0,
             ProxyCpus = options.Pinned ? ProxyCpu : null,
             LoadCpus = options.Pinned ? LoadCpu : null,
             Wrk = new WrkRunner(Path.Combine(options.RepositoryRoot, "scripts", "wrk"), options.Pinned ? LoadCpu : null),
@@ -61,108 +71,49 @@ public static class BenchmarkRunner
             Http = http,
         };
 
-        await using var origin = await StartOriginAsync(context, cancellationToken);
+        var started = new List<ChildProcess>();
         try
         {
-            await RunRoundsAsync(context, cancellationToken);
+            foreach (var (kind, port) in origins.Origins)
+            {
+                started.Add(await OriginLauncher.StartAsync(kind, port, context, cancellationToken));
+            }
+
+            await RoundRunner.RunAsync(context, cancellationToken);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             result.Interrupted = true;
             result.Notes.Add("the run was interrupted; the figures cover only what finished");
         }
+        finally
+        {
+            foreach (var origin in started)
+            {
+                await origin.DisposeAsync();
+            }
+        }
 
         result.Finished = DateTime.UtcNow;
         return result;
     }
 
-    private static async Task RunRoundsAsync(RunContext context, CancellationToken cancellationToken)
+    /// <summary>
+    /// The idle connections asked for, lowered so that a proxy holding one upstream connection per idle client stays
+    /// within the open-file limit it inherits (a note says so).
+    /// </summary>
+    private static int IdleConnectionCount(BenchOptions options, RunResult result)
     {
-        var options = context.Options;
-        var result = context.Result;
-        var shapePlan = TimeSpan.FromSeconds(options.WarmupSeconds + options.DurationSeconds + 1);
-        var perContender = _startPlan + shapePlan * result.Shapes.Count + (options.LargeBodies ? _largeBodyPlan * 2 : TimeSpan.Zero);
-        var progress = new ProgressReporter(perContender * options.Rounds * result.Measured.Count());
-
-        for (var round = 1; round <= options.Rounds; round++)
+        var requested = options.IdleConnectionCount;
+        if (OpenFileLimit.Current() is not { } limit || limit >= (2L * requested) + OpenFileReserve)
         {
-            foreach (var contender in result.Measured.ToList())
-            {
-                var where = $"round {round}/{options.Rounds} · {contender.Name}";
-                progress.Report($"{where}: starting", _startPlan);
-                var (session, error) = await ContenderSession.StartAsync(contender, context, round, cancellationToken);
-                if (session is null)
-                {
-                    RecordFailure(result, contender, round, error!);
-                    continue;
-                }
-
-                await using (session)
-                {
-                    foreach (var shape in result.Shapes)
-                    {
-                        progress.Report($"{where} · {shape.Title}", shapePlan);
-                        if (await session.MeasureAsync(shape, cancellationToken) is { } sample)
-                        {
-                            result.Samples.Add(sample);
-                        }
-
-                        if (session.ExitDescription is { } exit)
-                        {
-                            result.Notes.Add($"round {round}, {contender.Name} stopped during {shape.Name}: {exit}");
-                            break;
-                        }
-                    }
-
-                    if (options.LargeBodies && session.ExitDescription is null)
-                    {
-                        foreach (var direction in _directions)
-                        {
-                            progress.Report($"{where} · 1 GiB {direction.ToString().ToLowerInvariant()}", _largeBodyPlan);
-                            result.LargeBodySamples.Add(await session.TransferAsync(direction, cancellationToken));
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    private static void RecordFailure(RunResult result, Contender contender, int round, string error)
-    {
-        if (result.Samples.Any(s => s.Contender == contender.Name))
-        {
-            result.Notes.Add($"round {round}, {contender.Name} did not start: {error}");
-        }
-        else
-        {
-            result.Missing[contender.Name] = error;
+            return requested;
         }
 
-        Console.Error.WriteLine($"  {contender.Name}: missing ({error})");
-    }
-
-    private static async Task<ChildProcess> StartOriginAsync(RunContext context, CancellationToken cancellationToken)
-    {
-        var dll = Path.Combine(context.Options.PublishRoot, "LLRP.Downstream", "LLRP.Downstream.dll");
-        if (!File.Exists(dll))
-        {
-            throw new InvalidOperationException($"the origin is not built: {dll} is missing");
-        }
-
-        var origin = ChildProcess.Start(
-            "dotnet",
-            [dll, $"--urls=http://127.0.0.1:{context.OriginPort}"],
-            new Dictionary<string, string> { ["DOTNET_gcServer"] = "0" },
-            context.LoadCpus,
-            Path.Combine(context.LogDirectory, "origin.log"));
-        var error = await Readiness.WaitAsync(context.Http, context.OriginPort, origin, TimeSpan.FromSeconds(30), cancellationToken);
-        if (error is not null)
-        {
-            await origin.DisposeAsync();
-            throw new InvalidOperationException($"the origin did not start: {error}");
-        }
-
-        return origin;
+        var allowed = (int)Math.Max(1, (limit - OpenFileReserve) / 2);
+        result.Notes.Add(string.Create(CultureInfo.InvariantCulture,
+            $"idle connections: {allowed} instead of {requested}: the open-file limit is {limit} (the hard limit; bench.sh raises the soft one), and a proxy holding one upstream connection per client needs two per idle client plus {OpenFileReserve} of its own"));
+        return allowed;
     }
 
     private static List<T> Select<T>(IReadOnlyList<T> all, IReadOnlyList<string>? names, Func<T, string> nameOf, string kind)

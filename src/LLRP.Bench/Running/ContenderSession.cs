@@ -7,27 +7,32 @@ using LLRP.Bench.Results;
 namespace LLRP.Bench.Running;
 
 /// <summary>
-/// A contender started for one round (nothing is started for direct): it is measured under every shape,
-/// then with the large bodies, then stopped. Proxy CPU and peak RSS cover exactly each measurement window.
+/// A contender started for one round in front of one origin (nothing is started for direct): it is measured under
+/// the shapes, with the large bodies and with idle connections, as the round's <see cref="SessionWork"/> says, then
+/// stopped. Proxy CPU and peak RSS cover exactly each measurement window.
 /// </summary>
 public sealed class ContenderSession : IAsyncDisposable
 {
+    private static readonly TimeSpan _idleSettle = TimeSpan.FromSeconds(1);
+
     private readonly Contender _contender;
     private readonly RunContext _context;
     private readonly ChildProcess? _process;
+    private readonly int _originPort;
     private readonly int _round;
     private bool _allocationNoteWritten;
 
-    private ContenderSession(Contender contender, RunContext context, ChildProcess? process, int round)
+    private ContenderSession(Contender contender, RunContext context, ChildProcess? process, int originPort, int round)
     {
         _contender = contender;
         _context = context;
         _process = process;
+        _originPort = originPort;
         _round = round;
     }
 
     /// <summary>The port the load generator targets: the proxy's, or the origin's for direct.</summary>
-    public int Port => _process is null ? _context.OriginPort : _context.ProxyPort;
+    public int Port => _process is null ? _originPort : _context.ProxyPort;
 
     /// <summary>Null while it runs; otherwise how it ended.</summary>
     public string? ExitDescription => _process is { HasExited: true } process
@@ -35,12 +40,17 @@ public sealed class ContenderSession : IAsyncDisposable
         : null;
 
     /// <summary>Starts the contender and waits until it answers; the session, or why it could not start.</summary>
+    /// <param name="contender">The contender, configured to forward to <paramref name="originPort"/>.</param>
+    /// <param name="context">The run.</param>
+    /// <param name="originPort">The origin the contender forwards to, and direct's target.</param>
+    /// <param name="round">The round, for notes and file names.</param>
+    /// <param name="cancellationToken">Stops waiting.</param>
     public static async Task<(ContenderSession? Session, string? Error)> StartAsync(
-        Contender contender, RunContext context, int round, CancellationToken cancellationToken)
+        Contender contender, RunContext context, int originPort, int round, CancellationToken cancellationToken)
     {
         if (contender.Kind == ContenderKind.Direct)
         {
-            return (new ContenderSession(contender, context, null, round), null);
+            return (new ContenderSession(contender, context, null, originPort, round), null);
         }
 
         if (!await LoopbackPorts.WaitUntilFreeAsync(context.ProxyPort, TimeSpan.FromSeconds(10)))
@@ -61,7 +71,7 @@ public sealed class ContenderSession : IAsyncDisposable
             return (null, error);
         }
 
-        return (new ContenderSession(contender, context, process, round), null);
+        return (new ContenderSession(contender, context, process, originPort, round), null);
     }
 
     /// <summary>Warms up, then measures one shape; null (with a note) when wrk produced no result.</summary>
@@ -108,6 +118,28 @@ public sealed class ContenderSession : IAsyncDisposable
         var (bytes, seconds, error) = await _context.LargeBodies.RunAsync(Port, direction, cancellationToken);
         var (cpu, peak) = EndWindow(before);
         return new LargeBodySample(_contender.Name, direction, _round, timestamp, bytes, seconds, error, peak, cpu?.TotalSeconds);
+    }
+
+    /// <summary>
+    /// Opens <paramref name="count"/> keep-alive connections, one GET each, and leaves them idle: the contender's RSS
+    /// before and after (each after a settling second) and its upstream connections meanwhile. Null for direct.
+    /// </summary>
+    public async Task<IdleSample?> MeasureIdleAsync(int count, CancellationToken cancellationToken)
+    {
+        if (_process is null)
+        {
+            return null;
+        }
+
+        await Task.Delay(_idleSettle, cancellationToken);
+        var before = ProcessGroupStats.ResidentBytes(_process.Id);
+        var timestamp = DateTime.UtcNow;
+        var deadline = TimeSpan.FromSeconds(30) + TimeSpan.FromMilliseconds(5) * count;
+        using var connections = await IdleConnectionSet.OpenAsync(_context.ProxyPort, count, deadline, cancellationToken);
+        await Task.Delay(_idleSettle, cancellationToken);
+        var after = ProcessGroupStats.ResidentBytes(_process.Id);
+        var upstream = TcpConnectionTable.CountEstablished(ProcessGroupStats.Pids(_process.Id), _originPort);
+        return new IdleSample(_contender.Name, _round, timestamp, count, connections.Count, before, after, upstream, connections.Error);
     }
 
     public async ValueTask DisposeAsync()

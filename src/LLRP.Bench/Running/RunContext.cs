@@ -1,4 +1,5 @@
 using LLRP.Bench.Load;
+using LLRP.Bench.Origins;
 using LLRP.Bench.Results;
 
 namespace LLRP.Bench.Running;
@@ -12,12 +13,15 @@ public sealed record RunContext
 
     public required int ProxyPort { get; init; }
 
-    public required int OriginPort { get; init; }
+    public required OriginPlan Origins { get; init; }
+
+    /// <summary>Idle connections opened to each contender (the option, lowered to what the open-file limit allows); 0 for none.</summary>
+    public required int IdleConnectionCount { get; init; }
 
     /// <summary><c>taskset -c</c> list for the contender; null when unpinned.</summary>
     public required string? ProxyCpus { get; init; }
 
-    /// <summary><c>taskset -c</c> list for the origin, wrk and curl; null when unpinned.</summary>
+    /// <summary><c>taskset -c</c> list for the origins, wrk and curl; null when unpinned.</summary>
     public required string? LoadCpus { get; init; }
 
     public required WrkRunner Wrk { get; init; }

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Runs nginx (Debian package) in the foreground as an origin for the benchmark's throughput shapes, so the origin
+# is never the ceiling (DESIGN.md's benchmark method): worker_processes 1, access_log off, keep-alive connections
+# not recycled every 1000 requests, open files cached, sendfile for bodies of 64 KiB and more only. Without
+# sendfile a small body is pread into memory and leaves with its head in one writev, one TCP segment; with it the
+# head goes out in a writev and the body in a sendfile, two segments (strace -c: one writev and one sendfile or
+# pread64 per request either way). Measured here, on one core shared with wrk -c32: 10 B and 1 KB ran at ~38k
+# requests/s with sendfile and ~55k without; 100 KB at ~14k with it and ~9k without. It serves the part of the
+# bundled origin's contract (src/LLRP.Downstream) the shapes use:
+#   GET /?s=N    200 with exactly N bytes and a Content-Length, for each N of --sizes; no s means 10; 404 otherwise.
+#                The bytes are the bundled origin's pattern: the byte at position i is 'a' + i % 26.
+#   POST /sink   200 with the body "ok\n"; nginx reads and discards the request body itself. It does not count
+#                or hash the body as the bundled origin does, and a `return` may answer before a large upload has
+#                arrived: large bodies stay on the bundled origin.
+# Prefix, configuration, pid file, files served (DIR/www/small/N, DIR/www/large/N), temp folders and error log live
+# in --dir; the process execs. Once the port accepts connections, "nginx-origin is ready: <listen> accepts
+# connections" is printed. Connections per worker follow the hard open-file limit (at most 65536), so thousands of
+# idle clients of a proxy that holds one upstream connection per client fit.
+#
+# usage: scripts/nginx-origin.sh --listen 127.0.0.1:8081 --dir DIR [--sizes 10,1024,102400]
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+listen=127.0.0.1:8081
+dir=nginx-origin
+sizes=10,1024,102400
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --listen) listen="$2"; shift 2 ;;
+    --dir) dir="$2"; shift 2 ;;
+    --sizes) sizes="$2"; shift 2 ;;
+    *) echo "nginx-origin.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+
+export PATH="$PATH:/usr/sbin:/sbin"
+command -v nginx >/dev/null || { echo "nginx-origin.sh: nginx is not installed (apt-get install nginx)" >&2; exit 127; }
+mkdir -p "$dir"
+dir="$(cd "$dir" && pwd)"
+rm -rf "$dir/www"
+mkdir -p "$dir/temp" "$dir/www/small" "$dir/www/large"
+
+# One file per size (10 always: the size when s is absent), cut from the pattern doubled until it is long enough,
+# under small/ or large/ (sent with sendfile); the map sends /?s=N to its file, anything else to a missing one.
+pattern=abcdefghijklmnopqrstuvwxyz
+IFS=, read -r -a size_list <<< "10,$sizes"
+size_map=""
+declare -A written=()
+for size in "${size_list[@]}"; do
+  [[ $size =~ ^[0-9]+$ && $size -le 16777216 ]] || { echo "nginx-origin.sh: size '$size' is not an integer in [0, 16777216]" >&2; exit 2; }
+  size=$((10#$size))
+  [[ -n ${written[$size]:-} ]] && continue
+  written[$size]=1
+  while ((${#pattern} < size)); do
+    pattern="$pattern$pattern"
+  done
+  class=small
+  ((size >= 65536)) && class=large
+  printf '%s' "${pattern:0:size}" > "$dir/www/$class/$size"
+  size_map+="        $size /$class/$size;"$'\n'
+done
+
+nofile="$(ulimit -Hn)"
+[[ $nofile == unlimited || $nofile -gt 65536 ]] && nofile=65536
+user=""
+[[ $(id -u) -eq 0 ]] && user="user root;"
+cat > "$dir/nginx.conf" <<CONFIG
+$user
+worker_processes 1;
+worker_rlimit_nofile $nofile;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+
+events {
+    worker_connections $nofile;
+    multi_accept on;
+    use epoll;
+}
+
+http {
+    access_log off;
+    log_not_found off;
+    server_tokens off;
+    etag off;
+    sendfile on;
+    keepalive_requests 1000000;
+    client_max_body_size 0;
+    default_type text/plain;
+    open_file_cache max=64 inactive=1h;
+    open_file_cache_valid 1h;
+    open_file_cache_errors on;
+    client_body_temp_path $dir/temp/client_body;
+    proxy_temp_path $dir/temp/proxy;
+    fastcgi_temp_path $dir/temp/fastcgi;
+    uwsgi_temp_path $dir/temp/uwsgi;
+    scgi_temp_path $dir/temp/scgi;
+
+    # s absent: 10 bytes, as the bundled origin; a size not served names a missing file (404).
+    map \$arg_s \$size_file {
+        "" /small/10;
+$size_map        default /small/missing;
+    }
+
+    server {
+        listen $listen;
+        root $dir/www;
+
+        location = /sink {
+            return 200 "ok\n";
+        }
+
+        location / {
+            rewrite ^ \$size_file last;
+        }
+
+        location /small/ {
+            internal;
+            sendfile off;
+        }
+
+        location /large/ {
+            internal;
+        }
+    }
+}
+CONFIG
+
+nginx -t -q -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -g 'daemon off;'
+(bash "$here/announce-ready.sh" nginx-origin "$listen" $$ &)
+exec nginx -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -g 'daemon off;'

@@ -1,0 +1,53 @@
+using LLRP.Bench.Processes;
+using LLRP.Bench.Running;
+
+namespace LLRP.Bench.Origins;
+
+/// <summary>Starts an origin on the load CPU and waits until it answers <c>GET /?s=10</c> with 10 bytes.</summary>
+public static class OriginLauncher
+{
+    /// <exception cref="InvalidOperationException">The origin is not built, or did not start.</exception>
+    public static async Task<ChildProcess> StartAsync(OriginKind kind, int port, RunContext context, CancellationToken cancellationToken)
+    {
+        var options = context.Options;
+        var name = kind == OriginKind.Nginx ? "origin-nginx" : "origin-bundled";
+        ChildProcess origin;
+        if (kind == OriginKind.Nginx)
+        {
+            origin = ChildProcess.Start(
+                "bash",
+                [
+                    Path.Combine(options.RepositoryRoot, "scripts", "nginx-origin.sh"),
+                    "--listen", $"127.0.0.1:{port}",
+                    "--dir", Path.Combine(options.ResultsDirectory, name),
+                ],
+                new Dictionary<string, string>(),
+                context.LoadCpus,
+                Path.Combine(context.LogDirectory, name + ".log"));
+        }
+        else
+        {
+            var dll = Path.Combine(options.PublishRoot, "LLRP.Downstream", "LLRP.Downstream.dll");
+            if (!File.Exists(dll))
+            {
+                throw new InvalidOperationException($"the origin is not built: {dll} is missing");
+            }
+
+            origin = ChildProcess.Start(
+                "dotnet",
+                [dll, $"--urls=http://127.0.0.1:{port}"],
+                new Dictionary<string, string> { ["DOTNET_gcServer"] = "0" },
+                context.LoadCpus,
+                Path.Combine(context.LogDirectory, name + ".log"));
+        }
+
+        var error = await Readiness.WaitAsync(context.Http, port, origin, TimeSpan.FromSeconds(30), cancellationToken);
+        if (error is not null)
+        {
+            await origin.DisposeAsync();
+            throw new InvalidOperationException($"the {(kind == OriginKind.Nginx ? "nginx" : "bundled")} origin did not start: {error}");
+        }
+
+        return origin;
+    }
+}

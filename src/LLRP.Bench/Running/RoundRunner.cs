@@ -1,0 +1,127 @@
+using LLRP.Bench.Contenders;
+using LLRP.Bench.Results;
+
+namespace LLRP.Bench.Running;
+
+/// <summary>
+/// The rounds of a run: in each, every contender in turn (A B C A B C …) is started once per <see cref="SessionWork"/>,
+/// in front of that work's origin, and measured: the shapes, then the large bodies, then the idle connections.
+/// </summary>
+public static class RoundRunner
+{
+    private static readonly TimeSpan _startPlan = TimeSpan.FromSeconds(3);
+    private static readonly TimeSpan _largeBodyPlan = TimeSpan.FromSeconds(5);
+    private static readonly TransferDirection[] _directions = [TransferDirection.Download, TransferDirection.Upload];
+
+    /// <summary>Runs every round; results, notes and missing contenders go to the context's result.</summary>
+    public static async Task RunAsync(RunContext context, CancellationToken cancellationToken)
+    {
+        var options = context.Options;
+        var result = context.Result;
+        var origins = context.Origins;
+        var idle = context.IdleConnectionCount > 0;
+        List<SessionWork> works = origins.HasSeparateLargeBodyOrigin
+            ? [new(origins.ShapesPort, true, false, idle), new(origins.LargeBodyPort!.Value, false, true, false)]
+            : [new(origins.ShapesPort, true, options.LargeBodies, idle)];
+        var catalogs = works.Select(w => w.OriginPort).Distinct().ToDictionary(
+            port => port,
+            port => ContenderCatalog.Create(options, context.ProxyPort, port).ToDictionary(c => c.Name));
+        var shapePlan = TimeSpan.FromSeconds(options.WarmupSeconds + options.DurationSeconds + 1);
+        var idlePlan = TimeSpan.FromSeconds(3 + (context.IdleConnectionCount / 2000.0));
+        var perContender = works.Sum(w => (_startPlan
+            + (w.Shapes ? shapePlan * result.Shapes.Count : TimeSpan.Zero)
+            + (w.LargeBodies ? _largeBodyPlan * 2 : TimeSpan.Zero)
+            + (w.IdleConnections ? idlePlan : TimeSpan.Zero)).Ticks);
+        var progress = new ProgressReporter(TimeSpan.FromTicks(perContender) * options.Rounds * result.Measured.Count());
+
+        for (var round = 1; round <= options.Rounds; round++)
+        {
+            foreach (var contender in result.Measured.ToList())
+            {
+                foreach (var work in works.TakeWhile(_ => !result.Missing.ContainsKey(contender.Name)))
+                {
+                    var where = $"round {round}/{options.Rounds} · {contender.Name}"
+                        + (works.Count == 1 ? "" : work.Shapes ? " (shapes origin)" : " (large-body origin)");
+                    progress.Report($"{where}: starting", _startPlan);
+                    var (session, error) = await ContenderSession.StartAsync(catalogs[work.OriginPort][contender.Name], context, work.OriginPort, round, cancellationToken);
+                    if (session is null)
+                    {
+                        RecordFailure(result, contender, round, error!);
+                        continue;
+                    }
+
+                    await using (session)
+                    {
+                        await RunSessionAsync(context, session, work, contender, round, where, progress, shapePlan, idlePlan, cancellationToken);
+                    }
+                }
+            }
+        }
+    }
+
+    private static async Task RunSessionAsync(
+        RunContext context, ContenderSession session, SessionWork work, Contender contender, int round, string where,
+        ProgressReporter progress, TimeSpan shapePlan, TimeSpan idlePlan, CancellationToken cancellationToken)
+    {
+        var result = context.Result;
+        bool Stopped(string during)
+        {
+            if (session.ExitDescription is { } exit)
+            {
+                result.Notes.Add($"round {round}, {contender.Name} stopped during {during}: {exit}");
+                return true;
+            }
+
+            return false;
+        }
+
+        foreach (var shape in work.Shapes ? result.Shapes : [])
+        {
+            progress.Report($"{where} · {shape.Title}", shapePlan);
+            if (await session.MeasureAsync(shape, cancellationToken) is { } sample)
+            {
+                result.Samples.Add(sample);
+            }
+
+            if (Stopped(shape.Name))
+            {
+                return;
+            }
+        }
+
+        foreach (var direction in work.LargeBodies ? _directions : [])
+        {
+            progress.Report($"{where} · 1 GiB {direction.ToString().ToLowerInvariant()}", _largeBodyPlan);
+            result.LargeBodySamples.Add(await session.TransferAsync(direction, cancellationToken));
+            if (Stopped($"the 1 GiB {direction.ToString().ToLowerInvariant()}"))
+            {
+                return;
+            }
+        }
+
+        if (work.IdleConnections && contender.Kind != ContenderKind.Direct)
+        {
+            progress.Report($"{where} · {context.IdleConnectionCount} idle connections", idlePlan);
+            if (await session.MeasureIdleAsync(context.IdleConnectionCount, cancellationToken) is { } sample)
+            {
+                result.IdleSamples.Add(sample);
+            }
+
+            Stopped("the idle connections");
+        }
+    }
+
+    private static void RecordFailure(RunResult result, Contender contender, int round, string error)
+    {
+        if (result.Samples.Any(s => s.Contender == contender.Name) || result.LargeBodySamples.Any(s => s.Contender == contender.Name))
+        {
+            result.Notes.Add($"round {round}, {contender.Name} did not start: {error}");
+        }
+        else
+        {
+            result.Missing[contender.Name] = error;
+        }
+
+        Console.Error.WriteLine($"  {contender.Name}: missing ({error})");
+    }
+}
