@@ -40,7 +40,8 @@ public static class ProxyHost
         builder.WebHost.UseUrls(options.Urls);
         builder.WebHost.UseSockets(sockets =>
         {
-            sockets.WaitForDataBeforeAllocatingBuffer = false;
+            // An idle client connection holds no receive buffer: each read first waits for data with a zero-byte read.
+            sockets.WaitForDataBeforeAllocatingBuffer = true;
             sockets.UnsafePreferInlineScheduling = options.InlineScheduling;
             if (options.ThreadCount is { } threads)
             {
