@@ -21,8 +21,11 @@ public sealed class ProxyOptions
     /// <summary>Key <c>mode</c> (or the prototype's <c>httpclient</c>, <c>httpclient-httpcontext</c>, <c>yarp</c> flags).</summary>
     public ProxyMode Mode { get; init; } = ProxyMode.Raw;
 
-    /// <summary>Key <c>upstreamConnections</c>: <c>perClient</c> (the prototype's behaviour) or <c>pooled</c>.</summary>
-    public UpstreamConnectionStrategy ConnectionStrategy { get; init; } = UpstreamConnectionStrategy.PerClient;
+    /// <summary>
+    /// Key <c>upstreamConnections</c>: <c>pooled</c> (the default: as cheap per request, and an idle client holds no
+    /// upstream connection) or <c>perClient</c> (the prototype's behaviour).
+    /// </summary>
+    public UpstreamConnectionStrategy ConnectionStrategy { get; init; } = UpstreamConnectionStrategy.Pooled;
 
     /// <summary>Key <c>pool.maxIdlePerDownstream</c>: idle connections kept per downstream by the pooled strategy.</summary>
     public int MaxIdleConnectionsPerDownstream { get; init; } = 1024;

@@ -26,7 +26,7 @@ public static class ProxyOptionsReader
             EmbeddedDownstream = embedded,
             OriginUrl = originUrl,
             Mode = ReadMode(configuration),
-            ConnectionStrategy = ReadStrategy(configuration),
+            ConnectionStrategy = ReadStrategy(configuration, defaults.ConnectionStrategy),
             MaxIdleConnectionsPerDownstream = ReadInt(configuration, ConfigurationKeys.PoolMaxIdlePerDownstream, defaults.MaxIdleConnectionsPerDownstream, 0),
             PooledConnectionIdleTimeout = ReadMilliseconds(configuration, ConfigurationKeys.PoolIdleTimeoutMs, defaults.PooledConnectionIdleTimeout),
             PreserveHost = ReadBool(configuration, ConfigurationKeys.PreserveHost, defaults.PreserveHost),
@@ -141,12 +141,13 @@ public static class ProxyOptionsReader
         return mode ?? (flags.Count == 1 ? flags[0] : ProxyMode.Raw);
     }
 
-    private static UpstreamConnectionStrategy ReadStrategy(IConfiguration configuration)
+    private static UpstreamConnectionStrategy ReadStrategy(IConfiguration configuration, UpstreamConnectionStrategy defaultValue)
     {
         var value = configuration[ConfigurationKeys.UpstreamConnections];
         return value?.Trim().ToLowerInvariant() switch
         {
-            null or "" or "perclient" => UpstreamConnectionStrategy.PerClient,
+            null or "" => defaultValue,
+            "perclient" => UpstreamConnectionStrategy.PerClient,
             "pooled" => UpstreamConnectionStrategy.Pooled,
             _ => throw new ProxyConfigurationException(ConfigurationKeys.UpstreamConnections, value, "perClient, pooled"),
         };

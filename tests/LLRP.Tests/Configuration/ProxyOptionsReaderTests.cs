@@ -16,7 +16,7 @@ public sealed class ProxyOptionsReaderTests
         var downstream = Assert.Single(options.Downstreams);
         Assert.Equal(new Uri(ProxyOptionsReader.EmbeddedDownstreamUrl), downstream.Uri);
         Assert.Equal(ProxyMode.Raw, options.Mode);
-        Assert.Equal(UpstreamConnectionStrategy.PerClient, options.ConnectionStrategy);
+        Assert.Equal(UpstreamConnectionStrategy.Pooled, options.ConnectionStrategy);
         Assert.Equal(1024, options.MaxIdleConnectionsPerDownstream);
         Assert.False(options.PreserveHost);
         Assert.True(options.ForwardedHeaders);
