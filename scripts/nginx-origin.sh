@@ -20,7 +20,7 @@
 # usage: scripts/nginx-origin.sh --listen 127.0.0.1:8081 --dir DIR [--sizes 10,1024,102400]
 set -euo pipefail
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$(dirname "${BASH_SOURCE[0]}")/nginx-common.sh"
 listen=127.0.0.1:8081
 dir=nginx-origin
 sizes=10,1024,102400
@@ -33,12 +33,11 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-export PATH="$PATH:/usr/sbin:/sbin"
-command -v nginx >/dev/null || { echo "nginx-origin.sh: nginx is not installed (apt-get install nginx)" >&2; exit 127; }
+nginx_require nginx-origin.sh
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 rm -rf "$dir/www"
-mkdir -p "$dir/temp" "$dir/www/small" "$dir/www/large"
+mkdir -p "$dir/www/small" "$dir/www/large"
 
 # One file per size (10 always: the size when s is absent), cut from the pattern doubled until it is long enough,
 # under small/ or large/ (sent with sendfile); the map sends /?s=N to its file, anything else to a missing one.
@@ -60,22 +59,9 @@ for size in "${size_list[@]}"; do
   size_map+="        $size /$class/$size;"$'\n'
 done
 
-nofile="$(ulimit -Hn)"
-[[ $nofile == unlimited || $nofile -gt 65536 ]] && nofile=65536
-user=""
-[[ $(id -u) -eq 0 ]] && user="user root;"
-cat > "$dir/nginx.conf" <<CONFIG
-$user
-worker_processes 1;
-worker_rlimit_nofile $nofile;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-
-events {
-    worker_connections $nofile;
-    multi_accept on;
-    use epoll;
-}
+{
+nginx_main_context "$dir" 1
+cat <<CONFIG
 
 http {
     access_log off;
@@ -89,11 +75,9 @@ http {
     open_file_cache max=64 inactive=1h;
     open_file_cache_valid 1h;
     open_file_cache_errors on;
-    client_body_temp_path $dir/temp/client_body;
-    proxy_temp_path $dir/temp/proxy;
-    fastcgi_temp_path $dir/temp/fastcgi;
-    uwsgi_temp_path $dir/temp/uwsgi;
-    scgi_temp_path $dir/temp/scgi;
+CONFIG
+nginx_temp_paths "$dir"
+cat <<CONFIG
 
     # s absent: 10 bytes, as the bundled origin; a size not served names a missing file (404).
     map \$arg_s \$size_file {
@@ -124,7 +108,6 @@ $size_map        default /small/missing;
     }
 }
 CONFIG
+} > "$dir/nginx.conf"
 
-nginx -t -q -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -g 'daemon off;'
-(bash "$here/announce-ready.sh" nginx-origin "$listen" $$ &)
-exec nginx -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -g 'daemon off;'
+nginx_exec nginx-origin "$listen" "$dir"

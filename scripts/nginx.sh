@@ -12,7 +12,7 @@
 # usage: scripts/nginx.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081 --dir DIR [--workers N]
 set -euo pipefail
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$(dirname "${BASH_SOURCE[0]}")/nginx-common.sh"
 listen=127.0.0.1:8080
 downstream=127.0.0.1:8081
 dir=nginx
@@ -27,37 +27,20 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-export PATH="$PATH:/usr/sbin:/sbin"
-command -v nginx >/dev/null || { echo "nginx.sh: nginx is not installed (apt-get install nginx)" >&2; exit 127; }
+nginx_require nginx.sh
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
-mkdir -p "$dir/temp"
-nofile="$(ulimit -Hn)"
-[[ $nofile == unlimited || $nofile -gt 65536 ]] && nofile=65536
-user=""
-[[ $(id -u) -eq 0 ]] && user="user root;"
-cat > "$dir/nginx.conf" <<CONFIG
-$user
-worker_processes $workers;
-worker_rlimit_nofile $nofile;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-
-events {
-    worker_connections $nofile;
-    multi_accept on;
-    use epoll;
-}
+{
+nginx_main_context "$dir" "$workers"
+cat <<CONFIG
 
 http {
     access_log off;
     keepalive_requests 1000000;
     client_max_body_size 0;
-    client_body_temp_path $dir/temp/client_body;
-    proxy_temp_path $dir/temp/proxy;
-    fastcgi_temp_path $dir/temp/fastcgi;
-    uwsgi_temp_path $dir/temp/uwsgi;
-    scgi_temp_path $dir/temp/scgi;
+CONFIG
+nginx_temp_paths "$dir"
+cat <<CONFIG
 
     upstream origin {
         server $downstream;
@@ -79,7 +62,6 @@ http {
     }
 }
 CONFIG
+} > "$dir/nginx.conf"
 
-nginx -t -q -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -g 'daemon off;'
-(bash "$here/announce-ready.sh" nginx "$listen" $$ &)
-exec nginx -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -g 'daemon off;'
+nginx_exec nginx "$listen" "$dir"

@@ -5,7 +5,7 @@ using LLRP.Hosting;
 
 namespace LLRP.FunctionalTests.Infrastructure;
 
-/// <summary>Starts the proxy, the bundled origin and the HttpClient baseline in-process on 127.0.0.1:0.</summary>
+/// <summary>Starts the proxy, the bundled origin and the baselines in-process on 127.0.0.1:0.</summary>
 public static class TestHosts
 {
     /// <summary>Starts the proxy in configuration <paramref name="mode"/> (<see cref="LlrpModes"/>) in front of <paramref name="downstream"/>; each setting is a <c>key=value</c> pair.</summary>
@@ -21,13 +21,17 @@ public static class TestHosts
             .. settings.Select(setting => "--" + setting),
         ]));
 
-    /// <summary>Starts the "full ASP.NET Core + HttpClient" baseline in front of <paramref name="downstream"/>.</summary>
-    public static Task<HostedApp> StartHttpClientBaselineAsync(string downstream) =>
-        HostedApp.StartAsync(HttpClientProxyHost.Build(["--urls=http://127.0.0.1:0", $"--downstream={downstream}"]));
-
-    /// <summary>Starts the "full ASP.NET Core + YARP" baseline in front of <paramref name="downstream"/>.</summary>
-    public static Task<HostedApp> StartYarpBaselineAsync(string downstream) =>
-        HostedApp.StartAsync(YarpProxyHost.Build(["--urls=http://127.0.0.1:0", $"--downstream={downstream}"]));
+    /// <summary>Starts a full ASP.NET Core baseline in front of <paramref name="downstream"/>: <c>httpclient</c> (HttpClient in a catch-all endpoint) or <c>yarp</c> (YARP, one catch-all route, default transforms).</summary>
+    public static Task<HostedApp> StartBaselineAsync(string baseline, string downstream)
+    {
+        string[] args = ["--urls=http://127.0.0.1:0", $"--downstream={downstream}"];
+        return HostedApp.StartAsync(baseline switch
+        {
+            "httpclient" => HttpClientProxyHost.Build(args),
+            "yarp" => YarpProxyHost.Build(args),
+            _ => throw new ArgumentOutOfRangeException(nameof(baseline), baseline, "Expected httpclient or yarp."),
+        });
+    }
 
     public static Task<HostedApp> StartDownstreamAsync() =>
         HostedApp.StartAsync(DownstreamHost.Build(["--urls=http://127.0.0.1:0"]));

@@ -29,26 +29,22 @@ internal sealed class SocketPipeConnection : ConnectionContext
     {
         _socket = socket;
         var scheduler = inlineScheduling ? PipeScheduler.Inline : PipeScheduler.ThreadPool;
-        _input = new Pipe(new PipeOptions(
-            pool: MemoryPool<byte>.Shared,
-            readerScheduler: scheduler,
-            writerScheduler: scheduler,
-            pauseWriterThreshold: 1024 * 1024,
-            resumeWriterThreshold: 512 * 1024,
-            minimumSegmentSize: ReceiveSize,
-            useSynchronizationContext: false));
-        _output = new Pipe(new PipeOptions(
-            pool: MemoryPool<byte>.Shared,
-            readerScheduler: scheduler,
-            writerScheduler: scheduler,
-            pauseWriterThreshold: 1024 * 1024,
-            resumeWriterThreshold: 512 * 1024,
-            minimumSegmentSize: 4096,
-            useSynchronizationContext: false));
+        _input = new Pipe(PipeOptionsFor(scheduler, minimumSegmentSize: ReceiveSize));
+        _output = new Pipe(PipeOptionsFor(scheduler, minimumSegmentSize: 4096));
         Transport = new TransportPipes(_input.Reader, _output.Writer);
         _receiving = ReceiveAsync();
         _sending = SendAsync();
     }
+
+    /// <summary>Either direction's pipe: 1 MiB may wait in it before the writer pauses, until half of that is read.</summary>
+    private static PipeOptions PipeOptionsFor(PipeScheduler scheduler, int minimumSegmentSize) => new(
+        pool: MemoryPool<byte>.Shared,
+        readerScheduler: scheduler,
+        writerScheduler: scheduler,
+        pauseWriterThreshold: 1024 * 1024,
+        resumeWriterThreshold: 512 * 1024,
+        minimumSegmentSize: minimumSegmentSize,
+        useSynchronizationContext: false);
 
     public override IDuplexPipe Transport { get; set; }
 

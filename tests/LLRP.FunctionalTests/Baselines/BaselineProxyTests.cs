@@ -2,14 +2,16 @@ using LLRP.FunctionalTests.Infrastructure;
 
 namespace LLRP.FunctionalTests.Baselines;
 
-/// <summary>Smoke tests of the "full ASP.NET Core + HttpClient" baseline that the benchmarks compare LLRP with.</summary>
-public sealed class HttpClientProxyBaselineTests
+/// <summary>Smoke tests of the full ASP.NET Core baselines (HttpClient, and YARP with one catch-all route, one cluster, default transforms) that the benchmarks compare LLRP with.</summary>
+public sealed class BaselineProxyTests
 {
-    [Fact]
-    public async Task Get_OriginBodyReturned()
+    [Theory]
+    [InlineData("httpclient")]
+    [InlineData("yarp")]
+    public async Task Get_OriginBodyReturned(string baselineName)
     {
         await using var downstream = await TestHosts.StartDownstreamAsync();
-        await using var baseline = await TestHosts.StartHttpClientBaselineAsync(downstream.Url);
+        await using var baseline = await TestHosts.StartBaselineAsync(baselineName, downstream.Url);
         await using var client = await baseline.ConnectAsync();
 
         await client.SendAsync("GET /?s=1000 HTTP/1.1\r\nHost: client.test\r\n\r\n");
@@ -19,13 +21,15 @@ public sealed class HttpClientProxyBaselineTests
         Assert.Equal(DownstreamBody.PatternText(1000), response.BodyText);
     }
 
-    [Fact]
-    public async Task PostToSink_BodyReceivedIntact()
+    [Theory]
+    [InlineData("httpclient")]
+    [InlineData("yarp")]
+    public async Task PostToSink_BodyReceivedIntact(string baselineName)
     {
         var body = new byte[1_000_000];
         new Random(1).NextBytes(body);
         await using var downstream = await TestHosts.StartDownstreamAsync();
-        await using var baseline = await TestHosts.StartHttpClientBaselineAsync(downstream.Url);
+        await using var baseline = await TestHosts.StartBaselineAsync(baselineName, downstream.Url);
         await using var client = await baseline.ConnectAsync();
 
         await client.SendAsync($"POST /sink HTTP/1.1\r\nHost: client.test\r\nContent-Length: {body.Length}\r\n\r\n");
@@ -36,10 +40,12 @@ public sealed class HttpClientProxyBaselineTests
         Assert.Equal(DownstreamBody.SinkReport(body), response.BodyText.Trim());
     }
 
-    [Fact]
-    public async Task DownstreamDown_502()
+    [Theory]
+    [InlineData("httpclient")]
+    [InlineData("yarp")]
+    public async Task DownstreamDown_502(string baselineName)
     {
-        await using var baseline = await TestHosts.StartHttpClientBaselineAsync($"http://127.0.0.1:{LoopbackPort.Closed()}");
+        await using var baseline = await TestHosts.StartBaselineAsync(baselineName, $"http://127.0.0.1:{LoopbackPort.Closed()}");
         await using var client = await baseline.ConnectAsync();
 
         await client.SendAsync("GET / HTTP/1.1\r\nHost: client.test\r\n\r\n");
