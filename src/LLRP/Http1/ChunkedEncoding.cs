@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.IO.Pipelines;
 
 namespace LLRP.Http1;
 
@@ -21,5 +22,26 @@ internal static class ChunkedEncoding
 
     public static void WriteLastChunk<TWriter>(ref BufferWriter<TWriter> writer)
         where TWriter : IBufferWriter<byte>
-        => writer.Write("0\r\n\r\n"u8);
+        => writer.Write(LastChunk);
+
+    /// <summary>Writes a piece of a body being relayed: one chunk when <paramref name="chunked"/>, else the bytes as they are.</summary>
+    public static void WriteBodyPiece(PipeWriter output, in ReadOnlySequence<byte> data, bool chunked)
+    {
+        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), (int)Math.Min(data.Length + 24, 4096));
+        if (chunked)
+        {
+            WriteChunk(ref writer, data);
+        }
+        else
+        {
+            writer.Write(data);
+        }
+
+        writer.Commit();
+    }
+
+    /// <summary>Ends a chunked body being relayed: the last chunk, no trailers.</summary>
+    public static void WriteLastChunk(PipeWriter output) => output.Write(LastChunk);
+
+    private static ReadOnlySpan<byte> LastChunk => "0\r\n\r\n"u8;
 }

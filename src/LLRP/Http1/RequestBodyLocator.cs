@@ -7,16 +7,16 @@ internal static class RequestBodyLocator
 {
     /// <summary>
     /// A Content-Length body is buffered when all its bytes are in the <paramref name="bufferedAfterHead"/> bytes read after the head. A chunked body is always
-    /// read as it comes, decoded once (its length is only known at its end). Throws when the declared length is over the limit.
+    /// read as it comes, decoded once (its length is only known at its end). Throws when the declared length is over <paramref name="limits"/>.
     /// </summary>
     /// <param name="bodyLength">The buffered body's length.</param>
-    public static BodyKind Locate(RequestHead head, long bufferedAfterHead, long maxBodySize, out long bodyLength)
+    public static BodyKind Locate(RequestHead head, long bufferedAfterHead, in BodyLimits limits, out long bodyLength)
     {
         bodyLength = 0;
         switch (head.Framing)
         {
             case BodyFraming.ContentLength:
-                if (maxBodySize > 0 && head.ContentLength > maxBodySize)
+                if (limits.Exceeded(head.ContentLength))
                 {
                     HttpMessageException.Throw(RejectionReason.BodyTooLarge);
                 }

@@ -78,6 +78,16 @@ internal sealed class RequestRewriter
         writer.Write(path);
     }
 
+    /// <summary>The target to forward (<see cref="WriteTarget"/>), written into <paramref name="buffer"/> after emptying it.</summary>
+    public ReadOnlySpan<byte> RenderTarget(RequestHead head, ArrayBufferWriter<byte> buffer)
+    {
+        buffer.ResetWrittenCount();
+        var writer = new BufferWriter<ArrayBufferWriter<byte>>(buffer, 256);
+        WriteTarget(ref writer, head);
+        writer.Commit();
+        return buffer.WrittenSpan;
+    }
+
     /// <summary>Gives <paramref name="sink"/> every field to forward, <c>Host</c> first, framing fields excepted.</summary>
     public void WriteFields<TSink>(RequestHead head, ref TSink sink)
         where TSink : IFieldSink, allows ref struct

@@ -13,20 +13,19 @@ internal sealed class ClientConnectionTracker : IDisposable
 
     private readonly ConcurrentDictionary<ITrackedConnection, byte> _connections = new();
     private readonly Timer _timer;
-    private readonly CancellationTokenRegistration _stopping;
+    private readonly CancellationTokenRegistration _stoppingRegistration;
+    private volatile bool _stopping;
 
     public ClientConnectionTracker(IHostApplicationLifetime lifetime)
     {
         _timer = new Timer(static state => ((ClientConnectionTracker)state!).ExpireDeadlines(), this, Interval, Interval);
-        _stopping = lifetime.ApplicationStopping.Register(static state => ((ClientConnectionTracker)state!).StopAll(), this);
+        _stoppingRegistration = lifetime.ApplicationStopping.Register(static state => ((ClientConnectionTracker)state!).StopAll(), this);
     }
-
-    public bool IsStopping { get; private set; }
 
     public void Add(ITrackedConnection connection)
     {
         _connections.TryAdd(connection, 0);
-        if (IsStopping)
+        if (_stopping)
         {
             connection.OnStopping();
         }
@@ -45,7 +44,7 @@ internal sealed class ClientConnectionTracker : IDisposable
 
     private void StopAll()
     {
-        IsStopping = true;
+        _stopping = true;
         foreach (var connection in _connections.Keys)
         {
             connection.OnStopping();
@@ -55,6 +54,6 @@ internal sealed class ClientConnectionTracker : IDisposable
     public void Dispose()
     {
         _timer.Dispose();
-        _stopping.Dispose();
+        _stoppingRegistration.Dispose();
     }
 }

@@ -23,6 +23,9 @@ namespace LLRP.Proxy;
 /// </summary>
 internal sealed class ClientSession : ITrackedConnection
 {
+    /// <summary>The scheme every client connection uses, as <c>X-Forwarded-Proto</c> gives it.</summary>
+    private static readonly byte[] ClientScheme = "http"u8.ToArray();
+
     private readonly ConnectionContext _connection;
     private readonly PipeReader _input;
     private readonly ClientSessionServices _services;
@@ -43,7 +46,7 @@ internal sealed class ClientSession : ITrackedConnection
         _downstream = downstream;
         _response = new ClientResponseWriter(connection.Transport.Output, services.Metrics);
         _body = new ClientRequestBody(_input, _response, services.BodyLimits);
-        var rewriter = new RequestRewriter(downstream.Authority, downstream.PathPrefix, ClientAddress.Of(connection.RemoteEndPoint), "http"u8.ToArray(), services.Rewrite);
+        var rewriter = new RequestRewriter(downstream.Authority, downstream.PathPrefix, ClientAddress.Of(connection.RemoteEndPoint), ClientScheme, services.Rewrite);
         _forwarder = services.Forwarders.Create(new ForwarderContext(downstream, rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId));
         _traits = _forwarder.Traits;
     }
@@ -167,7 +170,7 @@ internal sealed class ClientSession : ITrackedConnection
                     break;
                 }
 
-                body = RequestBodyLocator.Locate(_head, remaining.Length - headLength, _services.BodyLimits.MaxBodySize, out bodyLength);
+                body = RequestBodyLocator.Locate(_head, remaining.Length - headLength, _services.BodyLimits, out bodyLength);
                 if (body == BodyKind.Buffered && !_traits.TakesBufferedBodies)
                 {
                     (body, bodyLength) = (BodyKind.Streaming, 0);

@@ -73,17 +73,7 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
             return;
         }
 
-        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), (int)Math.Min(data.Length + 24, 4096));
-        if (_framing.Body == BodyFraming.Chunked)
-        {
-            ChunkedEncoding.WriteChunk(ref writer, data);
-        }
-        else
-        {
-            writer.Write(data);
-        }
-
-        writer.Commit();
+        ChunkedEncoding.WriteBodyPiece(output, data, _framing.Body == BodyFraming.Chunked);
     }
 
     /// <summary>Ends the body: the last chunk when chunked.</summary>
@@ -91,7 +81,7 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
     {
         if (_framing.Body == BodyFraming.Chunked)
         {
-            output.Write("0\r\n\r\n"u8);
+            ChunkedEncoding.WriteLastChunk(output);
         }
     }
 

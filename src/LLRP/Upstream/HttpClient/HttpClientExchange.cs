@@ -21,7 +21,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
     private InvokerSelector _invokers = invokers;
     private HttpRequestMessage? _reusedMessage;
     private ForwardedContent? _reusedContent;
-    private CancellationTokenSource? _timer;
+    private readonly RestartableTimeout _timeout = new(responseHeadersTimeout);
 
     /// <summary>An empty message to fill: the connection's reused one, its headers cleared, or a new one.</summary>
     public HttpRequestMessage NextMessage()
@@ -61,11 +61,10 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<SendResult> SendAsync(HttpRequestMessage message)
     {
-        var timer = _timer ??= new CancellationTokenSource();
-        timer.CancelAfter(responseHeadersTimeout);
+        var timeout = _timeout.Start();
         try
         {
-            return new SendResult(await _invokers.Next().SendAsync(message, timer.Token), ForwarderError.None);
+            return new SendResult(await _invokers.Next().SendAsync(message, timeout), ForwarderError.None);
         }
         catch (Exception e)
         {
@@ -74,11 +73,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
         }
         finally
         {
-            if (!timer.TryReset())
-            {
-                timer.Dispose();
-                _timer = null;
-            }
+            _timeout.Stop();
         }
     }
 
@@ -129,7 +124,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
                 {
                     count = await read;
                 }
-                catch (Exception e) when (e is IOException or HttpRequestException or ObjectDisposedException or OperationCanceledException)
+                catch (Exception e) when (IsResponseReadFailure(e))
                 {
                     return ForwarderError.ResponseBodyFailed;
                 }
@@ -150,10 +145,14 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
         }
     }
 
+    /// <summary>What reading a response body from HttpClient throws when the downstream fails or its connection is torn down.</summary>
+    public static bool IsResponseReadFailure(Exception e)
+        => e is IOException or HttpRequestException or ObjectDisposedException or OperationCanceledException;
+
     public void Dispose()
     {
         _invokers.Dispose();
-        _timer?.Dispose();
+        _timeout.Dispose();
         _reusedMessage?.Dispose();
     }
 
@@ -166,7 +165,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
         {
             await read;
         }
-        catch (Exception e) when (e is IOException or HttpRequestException or ObjectDisposedException or OperationCanceledException)
+        catch (Exception e) when (IsResponseReadFailure(e))
         {
             // The dispose tore the downstream connection down; nothing more was wanted from it.
         }

@@ -30,11 +30,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
     {
         var request = _message = exchange.NextMessage();
         request.Method = _methods.Get(head.Method);
-        _target.ResetWrittenCount();
-        var target = new BufferWriter<ArrayBufferWriter<byte>>(_target, 256);
-        context.Rewriter.WriteTarget(ref target, head);
-        target.Commit();
-        request.RequestUri = _uris.Get(_target.WrittenSpan);
+        request.RequestUri = _uris.Get(context.Rewriter.RenderTarget(head, _target));
         if (body != BodyKind.None)
         {
             var content = exchange.Content(_newContent);

@@ -105,7 +105,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
                 {
                     count = await stream.ReadAsync(buffer);
                 }
-                catch (Exception e) when (e is IOException or HttpRequestException or ObjectDisposedException or OperationCanceledException)
+                catch (Exception e) when (HttpClientExchange.IsResponseReadFailure(e))
                 {
                     return ForwardResult.Failed(0, ForwarderError.ResponseBodyFailed, started: true);
                 }

@@ -75,11 +75,7 @@ internal sealed class LightHttpContext
     {
         _request.Method = _methods.Get(head.Method).Method;
         _request.Protocol = head.IsHttp10 ? HttpProtocol.Http10 : HttpProtocol.Http11;
-        _targetBytes.ResetWrittenCount();
-        var target = new BufferWriter<ArrayBufferWriter<byte>>(_targetBytes, 256);
-        _forwarder.Rewriter.WriteTarget(ref target, head);
-        target.Commit();
-        _target.Set(_targetBytes.WrittenSpan);
+        _target.Set(_forwarder.Rewriter.RenderTarget(head, _targetBytes));
         _request.RawTarget = _target.RawTarget;
         _request.Path = _target.Path;
         _request.QueryString = _target.Query;

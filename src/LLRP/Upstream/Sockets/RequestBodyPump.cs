@@ -41,23 +41,13 @@ internal static class RequestBodyPump
                 {
                     if (body.IsChunked)
                     {
-                        output.Write("0\r\n\r\n"u8);
+                        ChunkedEncoding.WriteLastChunk(output);
                     }
 
                     return await FlushAsync(output) ? BodyPumpResult.Completed : BodyPumpResult.UpstreamWriteFailed;
                 }
 
-                var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), (int)Math.Min(piece.Length + 24, 4096));
-                if (body.IsChunked)
-                {
-                    ChunkedEncoding.WriteChunk(ref writer, piece);
-                }
-                else
-                {
-                    writer.Write(piece);
-                }
-
-                writer.Commit();
+                ChunkedEncoding.WriteBodyPiece(output, piece, body.IsChunked);
                 unflushed += piece.Length;
                 read = body.ReadAsync(MaxPiece);
             }

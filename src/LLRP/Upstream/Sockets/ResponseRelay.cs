@@ -15,7 +15,7 @@ namespace LLRP.Upstream.Sockets;
 internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponseHeadSize, BodyLimits chunkLimits, TimeSpan responseHeadersTimeout) : IDisposable
 {
     private readonly ResponseHead _response = new();
-    private CancellationTokenSource? _timer;
+    private readonly RestartableTimeout _timeout = new(responseHeadersTimeout);
 
     /// <summary>Relays the response to <paramref name="request"/>.</summary>
     /// <param name="body">
@@ -70,8 +70,7 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<HeadRead> ReadHeadAsync(PipeReader input, bool afterInterim)
     {
-        var timer = _timer ??= new CancellationTokenSource();
-        timer.CancelAfter(responseHeadersTimeout);
+        var timeout = _timeout.Start();
         var receivedAny = afterInterim;
         try
         {
@@ -80,9 +79,9 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
                 ReadResult result;
                 try
                 {
-                    result = await input.ReadAsync(timer.Token);
+                    result = await input.ReadAsync(timeout);
                 }
-                catch (OperationCanceledException) when (timer.IsCancellationRequested)
+                catch (OperationCanceledException) when (timeout.IsCancellationRequested)
                 {
                     return new HeadRead(ForwarderError.ResponseTimeout, default, 0);
                 }
@@ -115,11 +114,7 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
         }
         finally
         {
-            if (!timer.TryReset())
-            {
-                timer.Dispose();
-                _timer = null;
-            }
+            _timeout.Stop();
         }
     }
 
@@ -263,5 +258,5 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     }
 
     /// <summary>Releases the response head timer.</summary>
-    public void Dispose() => _timer?.Dispose();
+    public void Dispose() => _timeout.Dispose();
 }
