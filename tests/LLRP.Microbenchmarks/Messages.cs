@@ -1,16 +1,18 @@
 using System.Text;
 using LLRP.Configuration;
 using LLRP.Http1;
+using LLRP.Proxy;
 
 namespace LLRP.Microbenchmarks;
 
 /// <summary>Representative messages: what wrk sends, what a browser sends, what the origin answers.</summary>
 internal static class Messages
 {
-    private static readonly ProxyOptions Defaults = new() { Downstreams = [] };
+    /// <summary>The proxy's default configuration.</summary>
+    public static readonly ProxyOptions Defaults = new() { Downstreams = [] };
 
     /// <summary>The proxy's default request head limits.</summary>
-    public static readonly RequestLimits Limits = new(Defaults.MaxRequestLineSize, Defaults.MaxRequestHeadersTotalSize, Defaults.MaxRequestHeaderCount);
+    public static readonly RequestLimits Limits = ClientSessionServices.RequestLimitsOf(Defaults);
 
     public static readonly byte[] WrkRequest = Encoding.ASCII.GetBytes("GET /?s=10 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n");
 

@@ -17,12 +17,12 @@ public static class ProxyOptionsReader
         var downstreamValue = configuration[ConfigurationKeys.Downstream];
         var embedded = string.IsNullOrWhiteSpace(downstreamValue);
         var defaults = new ProxyOptions { Downstreams = [] };
-        var originUrl = ReadOriginUrl(configuration);
+        var (originUrl, origin) = ReadOriginUrl(configuration);
 
         return new ProxyOptions
         {
             Urls = string.IsNullOrWhiteSpace(configuration[ConfigurationKeys.Urls]) ? DefaultUrls : configuration[ConfigurationKeys.Urls]!,
-            Downstreams = embedded ? [OriginAsDownstream(originUrl)] : ReadDownstreams(downstreamValue!),
+            Downstreams = embedded ? [origin] : ReadDownstreams(downstreamValue!),
             EmbeddedDownstream = embedded,
             OriginUrl = originUrl,
             Mode = ReadMode(configuration),
@@ -67,42 +67,22 @@ public static class ProxyOptionsReader
             : throw new ProxyConfigurationException(ConfigurationKeys.Downstream, value, "at least one http:// URI");
     }
 
-    /// <summary><c>origin.urls</c>: one <c>http://host:port</c> for the bundled origin; a wildcard host (<c>*</c>, <c>+</c>, <c>0.0.0.0</c>, <c>[::]</c>) listens on every interface.</summary>
-    private static string ReadOriginUrl(IConfiguration configuration)
+    /// <summary>
+    /// <c>origin.urls</c>: one <c>http://host:port</c> for the bundled origin, and the downstream that reaches it; a
+    /// wildcard host (<see cref="WildcardHosts"/>) listens on every interface and is reached over loopback.
+    /// </summary>
+    private static (string Url, DownstreamEndpoint Downstream) ReadOriginUrl(IConfiguration configuration)
     {
         var value = configuration[ConfigurationKeys.OriginUrls];
-        if (string.IsNullOrWhiteSpace(value))
-        {
-            return EmbeddedDownstreamUrl;
-        }
-
-        var url = value.Trim().TrimEnd('/');
-        if (!Uri.TryCreate(WithoutWildcard(url), UriKind.Absolute, out var uri)
-            || uri.Scheme != Uri.UriSchemeHttp || uri.AbsolutePath != "/" || uri.Query.Length != 0 || uri.UserInfo.Length != 0
-            || url.Contains(';'))
+        var url = string.IsNullOrWhiteSpace(value) ? EmbeddedDownstreamUrl : value.Trim().TrimEnd('/');
+        var downstream = url.Contains(';') ? null : DownstreamEndpoint.TryParse(WildcardHosts.ToLoopback(url) ?? url);
+        if (downstream is null || downstream.PathPrefix.Length != 0)
         {
             throw new ProxyConfigurationException(ConfigurationKeys.OriginUrls, value, "one http://host:port for the bundled origin, e.g. http://127.0.0.1:8081");
         }
 
-        return url;
+        return (url, downstream);
     }
-
-    /// <summary>The downstream the proxy uses for the bundled origin: its address, loopback when it listens on every interface.</summary>
-    private static DownstreamEndpoint OriginAsDownstream(string originUrl)
-    {
-        var uri = new Uri(WithoutWildcard(originUrl));
-        var host = uri.Host switch
-        {
-            "0.0.0.0" => "127.0.0.1",
-            "[::]" => "[::1]",
-            _ => uri.Host,
-        };
-        return DownstreamEndpoint.TryParse($"http://{host}:{uri.Port}")!;
-    }
-
-    /// <summary>Kestrel's wildcard hosts <c>*</c> and <c>+</c> as the IPv4 any-address, so the URL parses.</summary>
-    private static string WithoutWildcard(string url)
-        => url.Replace("://*:", "://0.0.0.0:", StringComparison.Ordinal).Replace("://+:", "://0.0.0.0:", StringComparison.Ordinal);
 
     private static ProxyMode ReadMode(IConfiguration configuration)
     {

@@ -1,9 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Downstream;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
-using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 
 namespace LLRP.Hosting;
@@ -15,7 +12,7 @@ internal sealed class EmbeddedDownstreamService(ProxyOptions options) : IHostedS
 
     /// <summary>The addresses the origin listens on, once started.</summary>
     public IReadOnlyCollection<string> Addresses
-        => _origin?.Services.GetService<IServer>()?.Features.Get<IServerAddressesFeature>()?.Addresses.ToArray() ?? [];
+        => _origin?.Urls.ToArray() ?? [];
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {

@@ -8,7 +8,6 @@ using LLRP.Upstream.Sockets;
 using LLRP.Upstream.Yarp;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using Yarp.ReverseProxy.Forwarder;
 
 namespace LLRP.Hosting;
 
@@ -22,31 +21,29 @@ internal static class ProxyServiceCollectionExtensions
         services.AddSingleton<ClientConnectionTracker>();
         services.AddSingleton(provider => new FailureLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Proxy")));
         services.AddSingleton<ClientSessionServices>();
+        if (options.Mode == ProxyMode.Raw)
+        {
+            services.AddSingleton<UpstreamConnector>();
+            services.AddSingleton<UpstreamConnectionPool>();
+            services.AddSingleton<IForwarderFactory>(provider => new SocketsForwarderFactory(
+                options,
+                provider.GetRequiredService<UpstreamConnector>(),
+                options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? provider.GetRequiredService<UpstreamConnectionPool>() : null));
+            return services;
+        }
+
+        services.AddSingleton<HttpClientInvokers>();
         switch (options.Mode)
         {
-            case ProxyMode.Raw:
-                services.AddSingleton<UpstreamConnector>();
-                services.AddSingleton<UpstreamConnectionPool>();
-                services.AddSingleton<IForwarderFactory>(provider => new SocketsForwarderFactory(
-                    options,
-                    provider.GetRequiredService<UpstreamConnector>(),
-                    options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? provider.GetRequiredService<UpstreamConnectionPool>() : null));
-                break;
             case ProxyMode.HttpClient:
-                services.AddSingleton<HttpClientInvokers>();
                 services.AddSingleton<IForwarderFactory, HttpClientForwarderFactory>();
                 break;
             case ProxyMode.HttpClientWithContext:
-                services.AddSingleton<HttpClientInvokers>();
                 services.AddSingleton<IForwarderFactory, HttpContextForwarderFactory>();
                 break;
             default:
-                services.AddSingleton<HttpClientInvokers>();
                 services.AddHttpForwarder();
-                services.AddSingleton<IForwarderFactory>(provider => new YarpForwarderFactory(
-                    options,
-                    provider.GetRequiredService<HttpClientInvokers>(),
-                    provider.GetRequiredService<IHttpForwarder>()));
+                services.AddSingleton<IForwarderFactory, YarpForwarderFactory>();
                 break;
         }
 

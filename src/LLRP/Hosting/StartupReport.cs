@@ -2,9 +2,9 @@ using System.Globalization;
 using System.Text;
 using LLRP.Configuration;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 using K = LLRP.Configuration.ConfigurationKeys;
 
 namespace LLRP.Hosting;
@@ -15,23 +15,23 @@ public static class StartupReport
     /// <summary>Describes a started proxy.</summary>
     public static string Describe(WebApplication app)
     {
-        var listening = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses.ToArray() ?? [];
         var origin = app.Services.GetService<EmbeddedDownstreamService>()?.Addresses ?? [];
-        return Describe(app.Services.GetRequiredService<ProxyOptions>(), listening, origin);
+        var transportQueues = app.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value.IOQueueCount;
+        return Describe(app.Services.GetRequiredService<ProxyOptions>(), [.. app.Urls], origin, transportQueues);
     }
 
     /// <param name="options">The effective configuration.</param>
     /// <param name="listening">The addresses the proxy listens on.</param>
     /// <param name="origin">The addresses the bundled origin listens on, when it runs in-process.</param>
-    public static string Describe(ProxyOptions options, IReadOnlyCollection<string> listening, IReadOnlyCollection<string> origin)
+    /// <param name="transportQueues">The sockets transport's I/O queues (<c>IOQueueCount</c>), shown when <c>threadCount</c> is left to the default.</param>
+    public static string Describe(ProxyOptions options, IReadOnlyCollection<string> listening, IReadOnlyCollection<string> origin, int transportQueues)
     {
         var text = new StringBuilder();
         text.Append("LLRP listening on ").AppendJoin(", ", listening)
             .Append(" (").Append(K.Urls).Append('=').Append(options.Urls);
-        if (options.Urls.Contains("://*", StringComparison.Ordinal) || options.Urls.Contains("://+", StringComparison.Ordinal)
-            || options.Urls.Contains("0.0.0.0", StringComparison.Ordinal) || options.Urls.Contains("[::]", StringComparison.Ordinal))
+        if (options.Urls.Split(';').Select(url => WildcardHosts.ToLoopback(url.Trim())).FirstOrDefault(url => url is not null) is { } loopback)
         {
-            text.Append(": every interface; ").Append(K.Urls).Append("=http://127.0.0.1:8080 for loopback only");
+            text.Append(": every interface; ").Append(K.Urls).Append('=').Append(loopback).Append(" for loopback only");
         }
 
         text.AppendLine(")");
@@ -76,7 +76,7 @@ public static class StartupReport
             (K.MaxResponseHeadersTotalSize, Number(options.MaxResponseHeadersTotalSize)),
             (K.MaxChunkLineSize, Number(options.MaxChunkLineSize)));
         Line(text,
-            (K.ThreadCount, options.ThreadCount is { } threads ? Number(threads) : $"default ({Math.Min(Environment.ProcessorCount, 16)})"),
+            (K.ThreadCount, options.ThreadCount is { } threads ? Number(threads) : $"default ({Number(transportQueues)})"),
             (K.InlineScheduling, Flag(options.InlineScheduling)),
             (K.InlineCompletions, Flag(options.InlineCompletions)));
         return text.ToString().TrimEnd();

@@ -13,12 +13,12 @@ internal sealed class ClientSessionServices(
     ClientConnectionTracker tracker,
     FailureLog failureLog)
 {
-    public RequestLimits Limits { get; } = new(options.MaxRequestLineSize, options.MaxRequestHeadersTotalSize, options.MaxRequestHeaderCount);
+    public RequestLimits Limits { get; } = RequestLimitsOf(options);
 
     /// <summary>Limits of request bodies read as they come; chunked trailers are bounded like a header section.</summary>
     public BodyLimits BodyLimits { get; } = new(options.MaxRequestBodySize, options.MaxChunkLineSize, options.MaxRequestHeadersTotalSize);
 
-    public RewriteSettings Rewrite { get; } = new(options.PreserveHost, options.ForwardedHeaders, options.AddVia);
+    public RewriteSettings Rewrite { get; } = RewriteSettingsOf(options);
 
     public long KeepAliveTimeoutMs { get; } = (long)options.KeepAliveTimeout.TotalMilliseconds;
 
@@ -33,4 +33,10 @@ internal sealed class ClientSessionServices(
     public ClientConnectionTracker Tracker { get; } = tracker;
 
     public FailureLog FailureLog { get; } = failureLog;
+
+    public static RequestLimits RequestLimitsOf(ProxyOptions options)
+        => new(options.MaxRequestLineSize, options.MaxRequestHeadersTotalSize, options.MaxRequestHeaderCount);
+
+    public static RewriteSettings RewriteSettingsOf(ProxyOptions options)
+        => new(options.PreserveHost, options.ForwardedHeaders, options.AddVia);
 }

@@ -1,6 +1,5 @@
 using System.Text;
 using LLRP.Configuration;
-using Microsoft.Extensions.Configuration;
 
 namespace LLRP.Tests.Configuration;
 
@@ -10,7 +9,7 @@ public sealed class ProxyOptionsReaderTests
     [Fact]
     public void Read_Empty_Defaults()
     {
-        var options = Read();
+        var options = ConfiguredOptions.Read();
 
         Assert.True(options.EmbeddedDownstream);
         var downstream = Assert.Single(options.Downstreams);
@@ -42,7 +41,7 @@ public sealed class ProxyOptionsReaderTests
     [Fact]
     public void Read_EveryKey_Parsed()
     {
-        var options = Read(
+        var options = ConfiguredOptions.Read(
             ("downstream", "http://backend:9000/api"),
             ("mode", "yarp"),
             ("upstreamConnections", "Pooled"),
@@ -106,11 +105,11 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("mode", "httpclient-httpcontext", ProxyMode.HttpClientWithContext)]
     [InlineData("mode", " YARP ", ProxyMode.Yarp)]
     public void Read_Mode(string key, string value, ProxyMode mode)
-        => Assert.Equal(mode, Read((key, value)).Mode);
+        => Assert.Equal(mode, ConfiguredOptions.Read((key, value)).Mode);
 
     [Fact]
     public void Read_ModeAgreeingWithFlag_Accepted()
-        => Assert.Equal(ProxyMode.Yarp, Read(("mode", "yarp"), ("yarp", "1"), ("httpclient", "0")).Mode);
+        => Assert.Equal(ProxyMode.Yarp, ConfiguredOptions.Read(("mode", "yarp"), ("yarp", "1"), ("httpclient", "0")).Mode);
 
     [Theory]
     [InlineData("mode", "yarp", "httpclient", "1")]
@@ -119,7 +118,7 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("httpclient", "1", "httpclient-httpcontext", "1")]
     public void Read_ConflictingModes_Throws(string key1, string value1, string key2, string value2)
     {
-        var e = Assert.Throws<ProxyConfigurationException>(() => Read((key1, value1), (key2, value2)));
+        var e = Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read((key1, value1), (key2, value2)));
 
         Assert.Equal("mode", e.Key);
         Assert.Contains("'mode'", e.Message, StringComparison.Ordinal);
@@ -161,9 +160,11 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("origin.urls", "https://127.0.0.1:8081")]
     [InlineData("origin.urls", "http://127.0.0.1:8081/path")]
     [InlineData("origin.urls", "http://127.0.0.1:8081;http://127.0.0.1:8082")]
+    [InlineData("origin.urls", "http://127.0.0.1:8081#f")]
+    [InlineData("origin.urls", "http://127.0.0.1:8081/?q=1")]
     public void Read_InvalidValue_ThrowsNamingKeyAndValue(string key, string value)
     {
-        var e = Assert.Throws<ProxyConfigurationException>(() => Read((key, value)));
+        var e = Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read((key, value)));
 
         Assert.Equal(key, e.Key);
         Assert.Contains($"'{key}' = '{value}'", e.Message, StringComparison.Ordinal);
@@ -173,7 +174,7 @@ public sealed class ProxyOptionsReaderTests
     [Fact]
     public void Read_DownstreamList()
     {
-        var options = Read(("downstream", " http://a:5000/base/ ; ;http://b/;http://c:80/x/y"));
+        var options = ConfiguredOptions.Read(("downstream", " http://a:5000/base/ ; ;http://b/;http://c:80/x/y"));
 
         Assert.False(options.EmbeddedDownstream);
         Assert.Equal(
@@ -186,7 +187,7 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("   ")]
     public void Read_BlankDownstream_Embedded(string value)
     {
-        var options = Read(("downstream", value));
+        var options = ConfiguredOptions.Read(("downstream", value));
 
         Assert.True(options.EmbeddedDownstream);
         Assert.Equal(new Uri(ProxyOptionsReader.EmbeddedDownstreamUrl), Assert.Single(options.Downstreams).Uri);
@@ -201,7 +202,7 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("http://[::]:9095", "http://[::]:9095", "http://[::1]:9095/")]
     public void Read_OriginUrls_MovesTheBundledOrigin(string value, string originUrl, string downstream)
     {
-        var options = Read(("origin.urls", value));
+        var options = ConfiguredOptions.Read(("origin.urls", value));
 
         Assert.True(options.EmbeddedDownstream);
         Assert.Equal(originUrl, options.OriginUrl);
@@ -211,12 +212,7 @@ public sealed class ProxyOptionsReaderTests
     [Fact]
     public void Read_Urls_DefaultEveryInterfaceElseAsGiven()
     {
-        Assert.Equal("http://*:8080", Read().Urls);
-        Assert.Equal("http://127.0.0.1:9000", Read(("urls", "http://127.0.0.1:9000")).Urls);
+        Assert.Equal("http://*:8080", ConfiguredOptions.Read().Urls);
+        Assert.Equal("http://127.0.0.1:9000", ConfiguredOptions.Read(("urls", "http://127.0.0.1:9000")).Urls);
     }
-
-    private static ProxyOptions Read(params (string Key, string Value)[] values)
-        => ProxyOptionsReader.Read(new ConfigurationBuilder()
-            .AddInMemoryCollection(values.Select(v => new KeyValuePair<string, string?>(v.Key, v.Value)))
-            .Build());
 }

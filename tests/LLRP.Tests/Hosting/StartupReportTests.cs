@@ -1,7 +1,7 @@
 using System.Reflection;
 using LLRP.Configuration;
 using LLRP.Hosting;
-using Microsoft.Extensions.Configuration;
+using LLRP.Tests.Configuration;
 
 namespace LLRP.Tests.Hosting;
 
@@ -16,7 +16,7 @@ public sealed class StartupReportTests
     [MemberData(nameof(EveryKey))]
     public void Describe_EveryKeyWithItsValue(string key)
     {
-        var report = StartupReport.Describe(Read(), ["http://[::]:8080"], ["http://127.0.0.1:8081"]);
+        var report = StartupReport.Describe(ConfiguredOptions.Read(), ["http://[::]:8080"], ["http://127.0.0.1:8081"], transportQueues: 2);
 
         Assert.Contains($" {key}=", report, StringComparison.Ordinal);
     }
@@ -24,14 +24,14 @@ public sealed class StartupReportTests
     [Fact]
     public void Describe_EffectiveValuesNotDefaults()
     {
-        var options = Read(
+        var options = ConfiguredOptions.Read(
             ("downstream", "http://backend:9000/api"),
             ("mode", "httpclient"),
             ("limits.maxRequestBodySize", "1234"),
             ("timeouts.keepAliveMs", "5000"),
             ("threadCount", "3"));
 
-        var report = StartupReport.Describe(options, ["http://127.0.0.1:8080"], []);
+        var report = StartupReport.Describe(options, ["http://127.0.0.1:8080"], [], transportQueues: 2);
 
         Assert.Contains(" downstream=http://backend:9000/api", report, StringComparison.Ordinal);
         Assert.Contains(" mode=httpclient httpclient=true httpclient-httpcontext=false yarp=false", report, StringComparison.Ordinal);
@@ -44,22 +44,26 @@ public sealed class StartupReportTests
     [Fact]
     public void Describe_DefaultUrls_SaysEveryInterfaceAndHowToListenOnLoopbackOnly()
     {
-        var report = StartupReport.Describe(Read(), ["http://[::]:8080"], ["http://127.0.0.1:8081"]);
+        var report = StartupReport.Describe(ConfiguredOptions.Read(), ["http://[::]:8080"], ["http://127.0.0.1:8081"], transportQueues: 2);
 
         Assert.StartsWith("LLRP listening on http://[::]:8080 (urls=http://*:8080: every interface; urls=http://127.0.0.1:8080 for loopback only)", report, StringComparison.Ordinal);
         Assert.Contains("the bundled origin, in-process, listening on http://127.0.0.1:8081", report, StringComparison.Ordinal);
+        Assert.Contains(" threadCount=default (2) ", report, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Describe_WildcardAmongUrls_LoopbackAdviceKeepsItsPort()
+    {
+        var report = StartupReport.Describe(ConfiguredOptions.Read(("urls", "http://localhost:7000;http://[::]:9000")), ["http://localhost:7000", "http://[::]:9000"], [], transportQueues: 2);
+
+        Assert.Contains("every interface; urls=http://[::1]:9000 for loopback only", report, StringComparison.Ordinal);
     }
 
     [Fact]
     public void Describe_LoopbackUrls_NoInterfaceAdvice()
     {
-        var report = StartupReport.Describe(Read(("urls", "http://127.0.0.1:8080")), ["http://127.0.0.1:8080"], []);
+        var report = StartupReport.Describe(ConfiguredOptions.Read(("urls", "http://127.0.0.1:8080")), ["http://127.0.0.1:8080"], [], transportQueues: 2);
 
         Assert.DoesNotContain("every interface", report, StringComparison.Ordinal);
     }
-
-    private static ProxyOptions Read(params (string Key, string Value)[] values)
-        => ProxyOptionsReader.Read(new ConfigurationBuilder()
-            .AddInMemoryCollection(values.Select(v => new KeyValuePair<string, string?>(v.Key, v.Value)))
-            .Build());
 }
