@@ -29,7 +29,8 @@ public sealed record BenchOptions
           --proxy-port P       port of the contender under test (default 8080)
           --origin-port P      port of the origin (default 8081; the large bodies' bundled origin takes the next free one)
           --baseline-ref REF   also run llrp-raw-perclient, llrp-raw-pooled and llrp-httpclient built from git REF
-                               (bench.sh builds it), as <name>@REF: a before/after in the same run
+                               (bench.sh builds it), as <name>@REF: a before/after in the same run (with --only,
+                               name them there too; --quick leaves them out)
           --repo DIR           repository root (bench.sh passes it)
           --results DIR        output folder (bench.sh passes results/<UTC timestamp>)
         """;
@@ -53,10 +54,7 @@ public sealed record BenchOptions
     /// <summary>The origin of the shapes; null = nginx when installed, else the bundled origin.</summary>
     public OriginKind? Origin { get; init; }
 
-    /// <summary>Whether each contender is measured with idle keep-alive connections after its shapes.</summary>
-    public bool IdleConnections { get; init; } = true;
-
-    /// <summary>How many idle connections are opened to each contender.</summary>
+    /// <summary>How many idle keep-alive connections are opened to each contender after its shapes; 0 for none.</summary>
     public int IdleConnectionCount { get; init; } = 10_000;
 
     /// <summary>Contender names to run; null = the whole catalog (or the quick set).</summary>
@@ -116,8 +114,9 @@ public sealed record BenchOptions
             Pinned = !flags.Contains("--unpinned"),
             LargeBodies = !quick && !flags.Contains("--no-large-bodies"),
             Origin = ReadOrigin(values),
-            IdleConnections = !flags.Contains("--no-idle") && (!quick || values.ContainsKey("--idle-connections")),
-            IdleConnectionCount = ReadInt(values, "--idle-connections", 10_000, 1, 1_000_000),
+            IdleConnectionCount = flags.Contains("--no-idle") || (quick && !values.ContainsKey("--idle-connections"))
+                ? 0
+                : ReadInt(values, "--idle-connections", 10_000, 1, 1_000_000),
             Only = ReadList(values, "--only"),
             Shapes = ReadList(values, "--shapes"),
             ProxyPort = ReadInt(values, "--proxy-port", 8080, 1, 65535),

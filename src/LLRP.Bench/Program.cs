@@ -9,7 +9,7 @@ using LLRP.Bench.Running;
 if (args is ["--help"] or ["-h"])
 {
     Console.WriteLine(BenchOptions.Usage);
-    Console.WriteLine($"contenders: {string.Join(", ", ContenderCatalog.Create(BenchOptions.Parse([]), 8080, 8081).Select(c => c.Name))}");
+    Console.WriteLine($"contenders: {string.Join(", ", ContenderCatalog.Create(BenchOptions.Parse([]), 8080).Select(c => c.Name))}");
     Console.WriteLine($"shapes: {string.Join(", ", LoadShapes.All.Select(s => s.Name))}");
     return 0;
 }

@@ -32,30 +32,19 @@ public static class ContenderCatalog
     /// </summary>
     private static readonly Dictionary<string, string> _tieredEnvironment = new(_dotNetEnvironment) { ["DOTNET_TieredCompilation"] = "1" };
 
+    /// <summary>The contenders of <c>--baseline-ref</c>: these, built from the given revision.</summary>
+    private static readonly string[] _atBaselineRef = ["llrp-raw-perclient", "llrp-raw-pooled", "llrp-httpclient"];
+
     /// <param name="options">Where the builds are and where generated configs go.</param>
-    /// <param name="proxyPort">Where the contender listens.</param>
-    /// <param name="originPort">Where the origin listens.</param>
-    public static IReadOnlyList<Contender> Create(BenchOptions options, int proxyPort, int originPort)
+    /// <param name="proxyPort">Where the contender listens; the origin is <see cref="Contender.OriginToken"/> in the arguments.</param>
+    public static IReadOnlyList<Contender> Create(BenchOptions options, int proxyPort)
     {
         var listen = $"127.0.0.1:{proxyPort}";
-        var origin = $"127.0.0.1:{originPort}";
         var llrp = Path.Combine(options.PublishRoot, "LLRP", "LLRP.dll");
         Contender Llrp(string name, string description, params string[] arguments) => DotNet(
-            name, description, llrp, [$"--urls=http://{listen}", $"--downstream=http://{origin}", .. arguments]);
-        Contender[] AtBaselineRef(string reference)
-        {
-            var built = Path.Combine(options.PublishRoot, "LLRP@" + reference, "LLRP.dll");
-            Contender At(string name, string mode, params string[] arguments) => DotNet(
-                $"{name}@{reference}", $"{name} built from {reference}", built, [$"--urls=http://{listen}", $"--downstream=http://{origin}", "--mode=" + mode, .. arguments]);
-            return
-            [
-                At("llrp-raw-perclient", "raw", "--upstreamConnections=perClient"),
-                At("llrp-raw-pooled", "raw", "--upstreamConnections=pooled"),
-                At("llrp-httpclient", "httpclient"),
-            ];
-        }
+            name, description, llrp, [$"--urls=http://{listen}", $"--downstream=http://{Contender.OriginToken}", .. arguments]);
 
-        return
+        Contender[] contenders =
         [
             new Contender { Name = "direct", Description = "no proxy: wrk → origin", Kind = ContenderKind.Direct },
             Llrp("llrp-raw-perclient", "LLRP raw mode, one upstream connection per client connection", "--mode=raw", "--upstreamConnections=perClient"),
@@ -65,13 +54,26 @@ public static class ContenderCatalog
             Llrp("llrp-httpclient-rr4", "LLRP HttpClient mode, 4 shared clients round-robin", "--mode=httpclient", "--shareClients=true", "--shareClients.roundRobin=true", "--shareClients.count=4"),
             Llrp("llrp-httpclient-httpcontext", "LLRP light HttpContext + HttpClient mode", "--mode=httpclient-httpcontext"),
             Llrp("llrp-yarp", "LLRP light HttpContext + YARP IHttpForwarder mode", "--mode=yarp"),
-            Baseline(options, "yarp-app", "full ASP.NET Core + YARP app", "YarpProxy", listen, origin),
-            Baseline(options, "yarp-app-tiered", "full ASP.NET Core + YARP app, tiered compilation on", "YarpProxy", listen, origin, _tieredEnvironment),
-            Baseline(options, "httpclient-proxy", "full ASP.NET Core + HttpClient proxy", "HttpClientProxy", listen, origin),
-            Native(options, "haproxy", "HAProxy, nbthread 1, http-reuse safe", "haproxy", listen, origin),
-            Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64", "nginx", listen, origin),
-            .. options.BaselineRef is { } reference ? AtBaselineRef(reference) : [],
+            Baseline(options, "yarp-app", "full ASP.NET Core + YARP app", "YarpProxy", listen),
+            Baseline(options, "yarp-app-tiered", "full ASP.NET Core + YARP app, tiered compilation on", "YarpProxy", listen, _tieredEnvironment),
+            Baseline(options, "httpclient-proxy", "full ASP.NET Core + HttpClient proxy", "HttpClientProxy", listen),
+            Native(options, "haproxy", "HAProxy, nbthread 1, http-reuse safe", "haproxy", listen),
+            Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64", "nginx", listen),
         ];
+        return options.BaselineRef is { } reference ? [.. contenders, .. AtRevision(contenders, options, reference)] : contenders;
+    }
+
+    /// <summary>The <see cref="_atBaselineRef"/> contenders again, run from LLRP as built at git revision <paramref name="reference"/>.</summary>
+    private static IEnumerable<Contender> AtRevision(Contender[] contenders, BenchOptions options, string reference)
+    {
+        var built = Path.Combine(options.PublishRoot, "LLRP@" + reference, "LLRP.dll");
+        return contenders.Where(c => _atBaselineRef.Contains(c.Name)).Select(c => c with
+        {
+            Name = $"{c.Name}@{reference}",
+            Description = $"{c.Name} built from {reference}",
+            Arguments = [built, .. c.Arguments.Skip(1)],
+            UnavailableReason = NotBuilt(built),
+        });
     }
 
     private static Contender DotNet(
@@ -83,11 +85,13 @@ public static class ContenderCatalog
         FileName = "dotnet",
         Arguments = [dll, .. arguments],
         Environment = environment ?? _dotNetEnvironment,
-        UnavailableReason = File.Exists(dll) ? null : $"not built: {dll} is missing (see build.log)",
+        UnavailableReason = NotBuilt(dll),
     };
 
+    private static string? NotBuilt(string dll) => File.Exists(dll) ? null : $"not built: {dll} is missing (see build.log)";
+
     private static Contender Baseline(
-        BenchOptions options, string name, string description, string folder, string listen, string origin,
+        BenchOptions options, string name, string description, string folder, string listen,
         IReadOnlyDictionary<string, string>? environment = null)
     {
         var projectFolder = Path.Combine(options.RepositoryRoot, "src", "Baselines", folder);
@@ -105,10 +109,10 @@ public static class ContenderCatalog
 
         var assembly = Path.GetFileNameWithoutExtension(project);
         var dll = Path.Combine(options.PublishRoot, assembly, assembly + ".dll");
-        return DotNet(name, description, dll, [$"--urls=http://{listen}", $"--downstream=http://{origin}", "--Logging:LogLevel:Default=Warning"], environment);
+        return DotNet(name, description, dll, [$"--urls=http://{listen}", $"--downstream=http://{Contender.OriginToken}", "--Logging:LogLevel:Default=Warning"], environment);
     }
 
-    private static Contender Native(BenchOptions options, string name, string description, string program, string listen, string origin) => new()
+    private static Contender Native(BenchOptions options, string name, string description, string program, string listen) => new()
     {
         Name = name,
         Description = description,
@@ -118,7 +122,7 @@ public static class ContenderCatalog
         [
             Path.Combine(options.RepositoryRoot, "scripts", program + ".sh"),
             "--listen", listen,
-            "--downstream", origin,
+            "--downstream", Contender.OriginToken,
             "--dir", Path.Combine(options.ResultsDirectory, program),
         ],
         UnavailableReason = ExecutableSearch.IsOnPath(program) ? null : $"'{program}' is not installed (apt-get install {program})",

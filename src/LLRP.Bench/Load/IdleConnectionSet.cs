@@ -13,7 +13,7 @@ namespace LLRP.Bench.Load;
 /// </summary>
 public sealed class IdleConnectionSet : IDisposable
 {
-    private const int Parallelism = 64;
+    public const int Parallelism = 64;
     private const int ResponseLimit = 16 * 1024;
 
     private static readonly TimeSpan _perConnectionTimeout = TimeSpan.FromSeconds(10);

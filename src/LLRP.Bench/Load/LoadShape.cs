@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace LLRP.Bench.Load;
 
 /// <summary>One load pattern: a request (GET of a body size, or POST of a body) at a connection count.</summary>
@@ -8,5 +10,12 @@ namespace LLRP.Bench.Load;
 /// <param name="RequestBodyBytes">POST body size; 0 for a GET.</param>
 public sealed record LoadShape(string Name, string Title, string Path, int Connections, int RequestBodyBytes)
 {
+    private const string SizeQuery = "/?s=";
+
     public bool IsPost => RequestBodyBytes > 0;
+
+    /// <summary>The body size the request asks the origin for (<c>/?s=N</c>); null when it asks for none.</summary>
+    public int? ResponseSize => Path.StartsWith(SizeQuery, StringComparison.Ordinal)
+        ? int.Parse(Path.AsSpan(SizeQuery.Length), NumberStyles.None, CultureInfo.InvariantCulture)
+        : null;
 }

@@ -1,9 +1,10 @@
+using LLRP.Bench.Load;
 using LLRP.Bench.Processes;
 using LLRP.Bench.Running;
 
 namespace LLRP.Bench.Origins;
 
-/// <summary>Starts an origin on the load CPU and waits until it answers <c>GET /?s=10</c> with 10 bytes.</summary>
+/// <summary>Starts an origin on the load CPU (nginx serving every size the shapes ask for) and waits until it answers <c>GET /?s=10</c> with 10 bytes.</summary>
 public static class OriginLauncher
 {
     /// <exception cref="InvalidOperationException">The origin is not built, or did not start.</exception>
@@ -20,6 +21,7 @@ public static class OriginLauncher
                     Path.Combine(options.RepositoryRoot, "scripts", "nginx-origin.sh"),
                     "--listen", $"127.0.0.1:{port}",
                     "--dir", Path.Combine(options.ResultsDirectory, name),
+                    "--sizes", string.Join(',', LoadShapes.All.Select(shape => shape.ResponseSize).OfType<int>().Distinct()),
                 ],
                 new Dictionary<string, string>(),
                 context.LoadCpus,

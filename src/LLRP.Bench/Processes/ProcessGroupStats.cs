@@ -24,24 +24,17 @@ public static class ProcessGroupStats
     }
 
     /// <summary>Sum of VmHWM over the group's processes, in bytes.</summary>
-    public static long PeakResidentBytes(int group)
-    {
-        long total = 0;
-        foreach (var (pid, _) in Members(group))
-        {
-            total += ReadStatusKilobytes(pid, "VmHWM:") * 1024;
-        }
-
-        return total;
-    }
+    public static long PeakResidentBytes(int group) => SumStatusBytes(group, "VmHWM:");
 
     /// <summary>Sum of VmRSS over the group's processes, in bytes.</summary>
-    public static long ResidentBytes(int group)
+    public static long ResidentBytes(int group) => SumStatusBytes(group, "VmRSS:");
+
+    private static long SumStatusBytes(int group, string key)
     {
         long total = 0;
         foreach (var (pid, _) in Members(group))
         {
-            total += ReadStatusKilobytes(pid, "VmRSS:") * 1024;
+            total += ReadStatusKilobytes(pid, key) * 1024;
         }
 
         return total;

@@ -48,7 +48,7 @@ public static class TcpConnectionTable
     /// <c>0: 0100007F:C350 0100007F:1F91 01 00000000:00000000 00:00000000 00000000 0 0 1984562 1 ...</c>:
     /// the remote port (hexadecimal after the colon of the third field), the state (fourth) and the inode (tenth).
     /// </summary>
-    public static bool TryParseLine(string line, out (int RemotePort, string State, long Inode) entry)
+    private static bool TryParseLine(string line, out (int RemotePort, string State, long Inode) entry)
     {
         entry = default;
         var fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);

@@ -1,6 +1,8 @@
 using System.Globalization;
 using System.Text;
+using LLRP.Bench.Load;
 using LLRP.Bench.Results;
+using LLRP.Bench.Running;
 
 namespace LLRP.Bench.Reports;
 
@@ -11,8 +13,8 @@ public static class IdleReport
     {
         var requested = run.IdleSamples.Max(s => s.Requested);
         text.Append("\n## Idle connections\n\n");
-        text.Append(CultureInfo.InvariantCulture, $"{requested} keep-alive connections opened by the runner (64 at a time, on the load CPU), each after one `GET /?s=10` answered 200, then left idle. ");
-        text.Append("RSS: VmRSS summed over the contender's processes, 1 s before the first connection and 1 s after the last; growth ÷ connections open. ");
+        text.Append(CultureInfo.InvariantCulture, $"{requested} keep-alive connections opened by the runner ({IdleConnectionSet.Parallelism} at a time, on the load CPU), each after one `GET /?s=10` answered 200, then left idle. ");
+        text.Append(CultureInfo.InvariantCulture, $"RSS: VmRSS summed over the contender's processes, {ContenderSession.IdleSettle.TotalSeconds} s before the first connection and {ContenderSession.IdleSettle.TotalSeconds} s after the last; growth ÷ connections open. ");
         text.Append("Upstream: established TCP connections from the contender's processes to the origin's port while the clients are idle (/proc/PID/fd and /proc/net/tcp). ");
         text.Append("Medians (min–max) over rounds.\n\n");
         text.Append("| contender | open | RSS before MB | RSS growth KiB/connection | upstream connections held | failures |\n");

@@ -31,7 +31,7 @@ public static class BenchmarkRunner
         ChildProcessRegistry.UsePidFile(Path.Combine(options.ResultsDirectory, "children.pids"));
         var proxyPort = LoopbackPorts.FirstFree(options.ProxyPort);
         var origins = OriginPlan.Create(options, proxyPort);
-        var contenders = Select(ContenderCatalog.Create(options, proxyPort, origins.ShapesPort), options.Only ?? (options.Quick ? ContenderCatalog.QuickNames : null), c => c.Name, "contender");
+        var contenders = Select(ContenderCatalog.Create(options, proxyPort), options.Only ?? (options.Quick ? ContenderCatalog.QuickNames : null), c => c.Name, "contender");
         var shapes = Select(LoadShapes.All, options.Shapes ?? (options.Quick ? [LoadShapes.Quick.Name] : null), s => s.Name, "shape");
 
         var result = new RunResult
@@ -63,7 +63,7 @@ public static class BenchmarkRunner
             Result = result,
             ProxyPort = proxyPort,
             Origins = origins,
-            IdleConnectionCount = options.IdleConnections ? IdleConnectionCount(options, result) : 0,
+            IdleConnectionCount = IdleConnectionCount(options, result),
             ProxyCpus = options.Pinned ? ProxyCpu : null,
             LoadCpus = options.Pinned ? LoadCpu : null,
             Wrk = new WrkRunner(Path.Combine(options.RepositoryRoot, "scripts", "wrk"), options.Pinned ? LoadCpu : null),
@@ -105,14 +105,14 @@ public static class BenchmarkRunner
     private static int IdleConnectionCount(BenchOptions options, RunResult result)
     {
         var requested = options.IdleConnectionCount;
-        if (OpenFileLimit.Current() is not { } limit || limit >= (2L * requested) + OpenFileReserve)
+        if (requested == 0 || OpenFileLimit.Hard() is not { } limit || limit >= (2L * requested) + OpenFileReserve)
         {
             return requested;
         }
 
         var allowed = (int)Math.Max(1, (limit - OpenFileReserve) / 2);
         result.Notes.Add(string.Create(CultureInfo.InvariantCulture,
-            $"idle connections: {allowed} instead of {requested}: the open-file limit is {limit} (the hard limit; bench.sh raises the soft one), and a proxy holding one upstream connection per client needs two per idle client plus {OpenFileReserve} of its own"));
+            $"idle connections: {allowed} instead of {requested}: the open-file limit is {limit} (the hard limit, to which .NET raises its soft one), and a proxy holding one upstream connection per client needs two per idle client plus {OpenFileReserve} of its own"));
         return allowed;
     }
 

@@ -13,7 +13,8 @@ namespace LLRP.Bench.Running;
 /// </summary>
 public sealed class ContenderSession : IAsyncDisposable
 {
-    private static readonly TimeSpan _idleSettle = TimeSpan.FromSeconds(1);
+    /// <summary>How long RSS settles before it is read, before the first idle connection and after the last.</summary>
+    public static readonly TimeSpan IdleSettle = TimeSpan.FromSeconds(1);
 
     private readonly Contender _contender;
     private readonly RunContext _context;
@@ -40,7 +41,7 @@ public sealed class ContenderSession : IAsyncDisposable
         : null;
 
     /// <summary>Starts the contender and waits until it answers; the session, or why it could not start.</summary>
-    /// <param name="contender">The contender, configured to forward to <paramref name="originPort"/>.</param>
+    /// <param name="contender">The contender.</param>
     /// <param name="context">The run.</param>
     /// <param name="originPort">The origin the contender forwards to, and direct's target.</param>
     /// <param name="round">The round, for notes and file names.</param>
@@ -60,7 +61,7 @@ public sealed class ContenderSession : IAsyncDisposable
 
         var process = ChildProcess.Start(
             contender.FileName,
-            contender.Arguments,
+            contender.ArgumentsFor(originPort),
             contender.Environment,
             context.ProxyCpus,
             Path.Combine(context.LogDirectory, $"{contender.Name}.log"));
@@ -131,12 +132,12 @@ public sealed class ContenderSession : IAsyncDisposable
             return null;
         }
 
-        await Task.Delay(_idleSettle, cancellationToken);
+        await Task.Delay(IdleSettle, cancellationToken);
         var before = ProcessGroupStats.ResidentBytes(_process.Id);
         var timestamp = DateTime.UtcNow;
         var deadline = TimeSpan.FromSeconds(30) + TimeSpan.FromMilliseconds(5) * count;
         using var connections = await IdleConnectionSet.OpenAsync(_context.ProxyPort, count, deadline, cancellationToken);
-        await Task.Delay(_idleSettle, cancellationToken);
+        await Task.Delay(IdleSettle, cancellationToken);
         var after = ProcessGroupStats.ResidentBytes(_process.Id);
         var upstream = TcpConnectionTable.CountEstablished(ProcessGroupStats.Pids(_process.Id), _originPort);
         return new IdleSample(_contender.Name, _round, timestamp, count, connections.Count, before, after, upstream, connections.Error);

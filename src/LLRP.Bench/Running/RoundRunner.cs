@@ -23,9 +23,6 @@ public static class RoundRunner
         List<SessionWork> works = origins.HasSeparateLargeBodyOrigin
             ? [new(origins.ShapesPort, true, false, idle), new(origins.LargeBodyPort!.Value, false, true, false)]
             : [new(origins.ShapesPort, true, options.LargeBodies, idle)];
-        var catalogs = works.Select(w => w.OriginPort).Distinct().ToDictionary(
-            port => port,
-            port => ContenderCatalog.Create(options, context.ProxyPort, port).ToDictionary(c => c.Name));
         var shapePlan = TimeSpan.FromSeconds(options.WarmupSeconds + options.DurationSeconds + 1);
         var idlePlan = TimeSpan.FromSeconds(3 + (context.IdleConnectionCount / 2000.0));
         var perContender = works.Sum(w => (_startPlan
@@ -43,7 +40,7 @@ public static class RoundRunner
                     var where = $"round {round}/{options.Rounds} · {contender.Name}"
                         + (works.Count == 1 ? "" : work.Shapes ? " (shapes origin)" : " (large-body origin)");
                     progress.Report($"{where}: starting", _startPlan);
-                    var (session, error) = await ContenderSession.StartAsync(catalogs[work.OriginPort][contender.Name], context, work.OriginPort, round, cancellationToken);
+                    var (session, error) = await ContenderSession.StartAsync(contender, context, work.OriginPort, round, cancellationToken);
                     if (session is null)
                     {
                         RecordFailure(result, contender, round, error!);
