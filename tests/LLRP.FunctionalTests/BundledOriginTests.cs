@@ -18,7 +18,7 @@ public sealed class BundledOriginTests
         var response = await client.ReadResponseAsync();
 
         Assert.Equal(200, response.StatusCode);
-        Assert.Equal(20, response.Body.Length);
+        Assert.Equal(DownstreamBody.PatternText(20), response.BodyText);
         var report = StartupReport.Describe(app);
         Assert.StartsWith($"LLRP listening on http://127.0.0.1:{proxy.Port} (", report, StringComparison.Ordinal);
         Assert.Contains($"downstream=http://127.0.0.1:{originPort}/ (the bundled origin, in-process, listening on http://127.0.0.1:{originPort};", report, StringComparison.Ordinal);

@@ -6,8 +6,7 @@ namespace LLRP.FunctionalTests.Baselines;
 public sealed class BaselineProxyTests
 {
     [Theory]
-    [InlineData("httpclient")]
-    [InlineData("yarp")]
+    [MemberData(nameof(TestHosts.Baselines), MemberType = typeof(TestHosts))]
     public async Task Get_OriginBodyReturned(string baselineName)
     {
         await using var downstream = await TestHosts.StartDownstreamAsync();
@@ -22,8 +21,7 @@ public sealed class BaselineProxyTests
     }
 
     [Theory]
-    [InlineData("httpclient")]
-    [InlineData("yarp")]
+    [MemberData(nameof(TestHosts.Baselines), MemberType = typeof(TestHosts))]
     public async Task PostToSink_BodyReceivedIntact(string baselineName)
     {
         var body = new byte[1_000_000];
@@ -41,8 +39,7 @@ public sealed class BaselineProxyTests
     }
 
     [Theory]
-    [InlineData("httpclient")]
-    [InlineData("yarp")]
+    [MemberData(nameof(TestHosts.Baselines), MemberType = typeof(TestHosts))]
     public async Task DownstreamDown_502(string baselineName)
     {
         await using var baseline = await TestHosts.StartBaselineAsync(baselineName, $"http://127.0.0.1:{LoopbackPort.Closed()}");

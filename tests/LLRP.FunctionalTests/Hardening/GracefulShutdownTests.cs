@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Text;
 using System.Net.Sockets;
 using LLRP.FunctionalTests.Infrastructure;
 
@@ -74,13 +73,25 @@ public sealed class GracefulShutdownTests
     public async Task Stop_PipelinedRequestsAlreadyForwardedAllAnsweredLastSaysClose(string mode)
     {
         var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        await using var origin = HeldResponseOrigin(release.Task);
+        await using var origin = ScriptedOrigin.Start(async connection =>
+        {
+            // Both requests are read before either is answered, so the proxy has sent both when it is stopped.
+            if (await connection.ReadRequestAsync() is null || await connection.ReadRequestAsync() is null)
+            {
+                return;
+            }
+
+            await release.Task.WaitAsync(Deadline.Io);
+            await connection.SendAsync("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nheldHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\norder");
+            while (await connection.ReadRequestAsync() is not null)
+            {
+                // Nothing more is sent; the connection stays open until the proxy closes it.
+            }
+        });
         await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "shutdownTimeoutMs=6000");
         await using var client = await proxy.ConnectAsync();
         await client.SendAsync("GET /held HTTP/1.1\r\nHost: client.test\r\n\r\nPOST /order HTTP/1.1\r\nHost: client.test\r\nContent-Length: 4\r\n\r\nbody");
-        await Deadline.UntilAsync(
-            () => origin.Connections.Any(connection => Encoding.Latin1.GetString(connection.Reader.Received).Contains("POST /order", StringComparison.Ordinal)),
-            "Both requests reaching the origin");
+        await Deadline.UntilAsync(() => origin.Requests.Any(request => request.Target == "/order"), "Both requests reaching the origin");
 
         using var stopLimit = new CancellationTokenSource(Deadline.Io);
         var stopping = proxy.StopAsync(stopLimit.Token);

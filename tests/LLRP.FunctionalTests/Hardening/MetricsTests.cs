@@ -39,8 +39,9 @@ public sealed class MetricsTests
         }
 
         // A request is counted once its exchange has ended, which the client may see a moment before: the response's
-        // last bytes can leave while the forwarder returns.
+        // last bytes can leave while the forwarder returns. Its duration is recorded just after the count.
         await metrics.WaitForSumAsync("llrp.requests", 8);
+        await Deadline.UntilAsync(() => metrics.Count("llrp.request.duration") >= 8, "the eighth request duration");
         Assert.Equal(8, metrics.Count("llrp.request.duration"));
         Assert.Equal(0, metrics.Sum("llrp.requests.rejected"));
         Assert.Equal(0, metrics.Sum("llrp.upstream.errors"));

@@ -254,6 +254,9 @@ public sealed class UpstreamFaultTests
         Assert.Contains("close", first.Head.Tokens("Connection"));
         await client.AssertClosedByPeerAsync();
         Assert.Equal(["/a"], origin.Requests.Select(request => request.Target));
+
+        // Sent in the same batch, /b would have come in the same write as /a, which the origin has read.
+        Assert.DoesNotContain(origin.Connections, connection => Encoding.Latin1.GetString(connection.Reader.Received).Contains("POST /b", StringComparison.Ordinal));
     }
 
     // RFC 9112 §4–§6: a response the proxy cannot frame unambiguously is a 502 with "close", and the upstream

@@ -17,7 +17,7 @@ public static class LlrpModes
     /// <summary>One configuration of each mode, and of each raw strategy.</summary>
     public static readonly string[] Every = [RawPerClient, RawPooled, HttpClient, HttpClientWithContext, Yarp];
 
-    /// <summary><see cref="Every"/> and shared HttpClient invokers, for tests of many requests and connections.</summary>
+    /// <summary><see cref="Every"/> and the modes with shared invokers (HttpClient, YARP), for tests of many requests and connections.</summary>
     public static readonly string[] EveryWithSharedClients = [.. Every, HttpClientSharedRoundRobin, YarpSharedRoundRobin];
 
     /// <summary>The raw mode's configurations, for what only raw mode does (each use names why).</summary>

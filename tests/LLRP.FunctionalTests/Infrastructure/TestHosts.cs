@@ -21,6 +21,9 @@ public static class TestHosts
             .. settings.Select(setting => "--" + setting),
         ]));
 
+    /// <summary>The names <see cref="StartBaselineAsync"/> takes.</summary>
+    public static TheoryData<string> Baselines => new("httpclient", "yarp");
+
     /// <summary>Starts a full ASP.NET Core baseline in front of <paramref name="downstream"/>: <c>httpclient</c> (HttpClient in a catch-all endpoint) or <c>yarp</c> (YARP, one catch-all route, default transforms).</summary>
     public static Task<HostedApp> StartBaselineAsync(string baseline, string downstream)
     {

@@ -23,7 +23,7 @@ public class BenchmarksYmlTests
     }
 
     [Fact]
-    public void Scenarios_ReferenceDefinedJobsWhoseProjectsExist()
+    public void Scenarios_ReferenceDefinedJobs()
     {
         var jobs = Mapping(Root, "jobs");
         foreach (var (name, scenario) in Mapping(Root, "scenarios").Children)
@@ -31,9 +31,7 @@ public class BenchmarksYmlTests
             foreach (var (role, step) in ((YamlMappingNode)scenario).Children)
             {
                 var job = Scalar((YamlMappingNode)step, "job");
-                Assert.True(jobs.Children.TryGetValue(new YamlScalarNode(job), out var definition), $"scenario {name}, {role}: job '{job}' is not defined");
-                var project = ProjectPath((YamlMappingNode)definition);
-                Assert.True(project is null || File.Exists(project), $"scenario {name}, {role}: job '{job}' builds {project}, which does not exist");
+                Assert.True(jobs.Children.ContainsKey(new YamlScalarNode(job)), $"scenario {name}, {role}: job '{job}' is not defined");
             }
         }
     }

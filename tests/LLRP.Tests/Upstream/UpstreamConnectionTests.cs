@@ -51,8 +51,7 @@ public sealed class UpstreamConnectionTests
     [Fact]
     public void IsIdleAndOpen_AbortedBeforeThePipesReportIt_False()
     {
-        var transport = new PipePair();
-        var connection = new UpstreamConnection(new LazyAbortConnection(transport.Proxy), Downstream);
+        var (connection, _) = Connect();
 
         connection.Abort();
 
