@@ -6,7 +6,7 @@ using Microsoft.Extensions.Logging;
 namespace LLRP.Downstream;
 
 /// <summary>
-/// Builds the bundled origin: a Kestrel app with one terminal middleware that dispatches on the
+/// Builds the bundled origin: a Kestrel app with ASP.NET Core's WebSocket middleware and one terminal middleware that dispatches on the
 /// path (see <see cref="RequestDispatcher"/>). Configuration comes from the command line and
 /// environment variables; with no urls or ports configured it listens on <see cref="DefaultUrls"/>.
 /// </summary>
@@ -37,6 +37,7 @@ public static class DownstreamHost
         }
 
         var app = builder.Build();
+        app.UseWebSockets();
         app.Run(RequestDispatcher.HandleAsync);
         return app;
     }

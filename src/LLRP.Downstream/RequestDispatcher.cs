@@ -2,7 +2,7 @@ using Microsoft.AspNetCore.Http;
 
 namespace LLRP.Downstream;
 
-/// <summary>The origin's only middleware: an exact, case-sensitive match on the path picks the endpoint.</summary>
+/// <summary>The origin's terminal middleware: an exact, case-sensitive match on the path picks the endpoint.</summary>
 internal static class RequestDispatcher
 {
     public static Task HandleAsync(HttpContext context) => context.Request.Path.Value switch
@@ -14,6 +14,7 @@ internal static class RequestDispatcher
         "/status" => StatusEndpoint.HandleAsync(context),
         "/close" => CloseEndpoint.HandleAsync(context),
         "/early" => EarlyEndpoint.HandleAsync(context),
+        "/ws" => WebSocketEchoEndpoint.HandleAsync(context),
         _ => PatternEndpoint.HandleAsync(context),
     };
 }
