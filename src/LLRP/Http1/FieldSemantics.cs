@@ -189,6 +189,10 @@ internal static class FieldSemantics
             {
                 head.ConnectionKeepAlive = true;
             }
+            else if (Ascii.EqualsIgnoreCase(option, "upgrade"u8))
+            {
+                head.ConnectionUpgrade = true;
+            }
             else
             {
                 MarkNamedFields(head, option);

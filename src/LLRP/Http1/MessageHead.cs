@@ -32,6 +32,9 @@ internal abstract class MessageHead
     /// <summary>A <c>Connection: keep-alive</c> option was present.</summary>
     public bool ConnectionKeepAlive { get; set; }
 
+    /// <summary>A <c>Connection: upgrade</c> option was present (RFC 9110 §7.8).</summary>
+    public bool ConnectionUpgrade { get; set; }
+
     /// <summary>Whether the sender intends the connection to persist after this message (RFC 9112 §9.3).</summary>
     public bool IsPersistent => !ConnectionClose && (!IsHttp10 || ConnectionKeepAlive);
 
@@ -43,6 +46,7 @@ internal abstract class MessageHead
         ContentLength = 0;
         ConnectionClose = false;
         ConnectionKeepAlive = false;
+        ConnectionUpgrade = false;
         Source = default;
         ResetMessage();
     }

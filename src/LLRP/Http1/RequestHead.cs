@@ -31,6 +31,12 @@ internal sealed class RequestHead : MessageHead
     /// <summary>An <c>Expect: 100-continue</c> field: the client waits for <c>100 Continue</c> before it sends the body (RFC 9110 §10.1.1).</summary>
     public bool ExpectsContinue { get; set; }
 
+    /// <summary>
+    /// The request asks to switch to a protocol the proxy tunnels (<see cref="UpgradeProtocols.Accepts"/>): its
+    /// <c>Connection: upgrade</c> and <c>Upgrade</c> fields are forwarded, and a <c>101</c> answer turns the connection into a tunnel.
+    /// </summary>
+    public bool IsUpgrade { get; set; }
+
     public ReadOnlySpan<byte> Method => Source.Span[..MethodLength];
 
     public ReadOnlySpan<byte> Path => Source.Span.Slice(PathStart, PathLength);
@@ -57,5 +63,6 @@ internal sealed class RequestHead : MessageHead
         IsIdempotent = false;
         AcceptsTrailers = false;
         ExpectsContinue = false;
+        IsUpgrade = false;
     }
 }

@@ -7,7 +7,8 @@ namespace LLRP.Http1;
 /// removed (with every field a <c>Connection</c> option names), <c>Host</c> set to the downstream's authority (or the
 /// client's, preserved), <c>TE: trailers</c> kept only when the client accepts trailers, <c>X-Forwarded-For</c>
 /// appended, <c>X-Forwarded-Proto</c> and <c>X-Forwarded-Host</c> set, <c>Via</c> appended, the target put after the
-/// downstream's path prefix. Framing is not a field here: each client re-computes it. One instance per client
+/// downstream's path prefix, <c>Connection: upgrade</c> and <c>Upgrade</c> re-sent for an upgrade the proxy tunnels
+/// (<see cref="RequestHead.IsUpgrade"/>). Framing is not a field here: each client re-computes it. One instance per client
 /// connection and downstream.
 /// </summary>
 internal sealed class RequestRewriter
@@ -106,6 +107,19 @@ internal sealed class RequestRewriter
         if (head.AcceptsTrailers)
         {
             sink.Field("TE"u8, "trailers"u8);
+        }
+
+        if (head.IsUpgrade)
+        {
+            // RFC 9110 §7.8: an upgrade the proxy tunnels is asked for again, hop by hop, with the client's protocols.
+            sink.Field("Connection"u8, "upgrade"u8);
+            foreach (ref readonly var field in head.Fields)
+            {
+                if (field.Kind == FieldKind.Upgrade)
+                {
+                    sink.Field("Upgrade"u8, field.Value(source));
+                }
+            }
         }
 
         if (_settings.ForwardedHeaders)

@@ -43,6 +43,27 @@ internal static class ResponseHeadWriter
         writer.Write("\r\n"u8);
     }
 
+    /// <summary>
+    /// A <c>101 Switching Protocols</c> that turns the connection into a tunnel (RFC 9110 §15.2.2): forwarded with its
+    /// end-to-end fields, <c>Connection: upgrade</c> and its <c>Upgrade</c> fields, no framing.
+    /// </summary>
+    public static void WriteSwitchingProtocols<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head)
+        where TWriter : IBufferWriter<byte>
+    {
+        WriteStartAndFields(ref writer, head);
+        writer.Write("Connection: upgrade\r\n"u8);
+        var source = head.Source.Span;
+        foreach (ref readonly var field in head.Fields)
+        {
+            if (field.Kind == FieldKind.Upgrade)
+            {
+                writer.Field("Upgrade"u8, field.Value(source));
+            }
+        }
+
+        writer.Write("\r\n"u8);
+    }
+
     private static void WriteStartAndFields<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head)
         where TWriter : IBufferWriter<byte>
     {

@@ -26,6 +26,27 @@ public sealed class RequestRewriterTests
             Forward("GET / HTTP/1.1\r\nHost: h\r\nConnection: keep-alive, X-Secret\r\nKeep-Alive: timeout=5\r\nProxy-Connection: keep-alive\r\n"
                 + "Upgrade: websocket\r\nTE: deflate, trailers\r\nX-Secret: s\r\nAccept: a\r\n\r\n"));
 
+    /// <summary>RFC 9110 §7.8: an upgrade the proxy tunnels is asked for again, hop by hop: Connection: upgrade and the client's Upgrade values, nothing else of Connection.</summary>
+    [Fact]
+    public void Write_TunnelledUpgrade_ConnectionUpgradeAndProtocolsResent()
+    {
+        var head = new RequestHead();
+        Assert.True(RequestHeadParser.TryParse(
+            new ReadOnlySequence<byte>(Text.Bytes("GET /ws HTTP/1.1\r\nHost: h\r\nConnection: keep-alive, Upgrade, X-Secret\r\nX-Secret: s\r\nUpgrade: websocket\r\nSec-WebSocket-Key: k\r\n\r\n")),
+            head,
+            RequestParsing.DefaultLimits,
+            out _));
+        head.IsUpgrade = true;
+        var output = new ArrayBufferWriter<byte>();
+        var writer = new BufferWriter<ArrayBufferWriter<byte>>(output, 0);
+        Rewriter(Downstream, preserveHost: false, forwardedHeaders: true, addVia: true).WriteHead(ref writer, head);
+        writer.Commit();
+
+        Assert.Equal(
+            "GET /base/ws HTTP/1.1\r\nHost: 127.0.0.1:5000\r\nSec-WebSocket-Key: k\r\nConnection: upgrade\r\nUpgrade: websocket\r\n" + Forwarded + "X-Forwarded-Host: h\r\nVia: 1.1 llrp\r\n\r\n",
+            Text.Of(output.WrittenSpan));
+    }
+
     /// <summary>RFC 9110 §10.1.4: TE is hop-by-hop; without "trailers" nothing is sent on.</summary>
     [Fact]
     public void Write_TEWithoutTrailers_Dropped()

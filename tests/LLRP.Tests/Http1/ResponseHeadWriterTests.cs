@@ -82,6 +82,21 @@ public sealed class ResponseHeadWriterTests
         Assert.Equal(expected, Text.Of(output.WrittenSpan));
     }
 
+    /// <summary>RFC 9110 §15.2.2: a 101 that opens a tunnel keeps Connection: upgrade and its Upgrade, drops the other hop-by-hop fields, and has no framing.</summary>
+    [Fact]
+    public void WriteSwitchingProtocols_KeepsUpgradeFields()
+    {
+        var head = Parse("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade, X-Hop\r\nX-Hop: 1\r\nUpgrade: websocket\r\nKeep-Alive: timeout=5\r\nSec-WebSocket-Accept: a\r\n\r\n");
+        var output = new ArrayBufferWriter<byte>();
+        var writer = new BufferWriter<ArrayBufferWriter<byte>>(output, 0);
+        ResponseHeadWriter.WriteSwitchingProtocols(ref writer, head);
+        writer.Commit();
+
+        Assert.Equal(
+            "HTTP/1.1 101 Switching Protocols\r\nSec-WebSocket-Accept: a\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n",
+            Text.Of(output.WrittenSpan));
+    }
+
     private static ResponseHead Parse(string response)
     {
         var head = new ResponseHead();
