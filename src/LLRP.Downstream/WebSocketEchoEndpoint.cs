@@ -9,7 +9,7 @@ namespace LLRP.Downstream;
 /// type and end-of-message flag; a close from the client is answered with the same status and description. A request
 /// that is not a WebSocket handshake gets 426 Upgrade Required with <c>Upgrade: websocket</c> (RFC 9110 §15.5.22).
 /// With <c>?hold=1</c> the origin reads nothing after the handshake and never answers, for idle-timeout tests; with
-/// <c>?abort=1</c> it aborts the connection after echoing the first message.
+/// <c>?abort=1</c> it aborts the connection when a second message arrives, the first one echoed.
 /// </summary>
 internal static class WebSocketEchoEndpoint
 {
@@ -37,7 +37,7 @@ internal static class WebSocketEchoEndpoint
         var buffer = ArrayPool<byte>.Shared.Rent(BufferSize);
         try
         {
-            await EchoAsync(socket, buffer, abortAfterFirst: query.ContainsKey("abort"), context);
+            await EchoAsync(socket, buffer, abortOnSecond: query.ContainsKey("abort"), context);
         }
         catch (WebSocketException)
         {
@@ -49,8 +49,9 @@ internal static class WebSocketEchoEndpoint
         }
     }
 
-    private static async Task EchoAsync(WebSocket socket, byte[] buffer, bool abortAfterFirst, HttpContext context)
+    private static async Task EchoAsync(WebSocket socket, byte[] buffer, bool abortOnSecond, HttpContext context)
     {
+        var messages = 0;
         while (true)
         {
             var received = await socket.ReceiveAsync(buffer, context.RequestAborted);
@@ -60,12 +61,14 @@ internal static class WebSocketEchoEndpoint
                 return;
             }
 
-            await socket.SendAsync(buffer.AsMemory(0, received.Count), received.MessageType, received.EndOfMessage, context.RequestAborted);
-            if (abortAfterFirst && received.EndOfMessage)
+            if (abortOnSecond && messages == 1)
             {
                 context.Abort();
                 return;
             }
+
+            await socket.SendAsync(buffer.AsMemory(0, received.Count), received.MessageType, received.EndOfMessage, context.RequestAborted);
+            messages += received.EndOfMessage ? 1 : 0;
         }
     }
 

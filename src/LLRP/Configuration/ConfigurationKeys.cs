@@ -24,6 +24,8 @@ public static class ConfigurationKeys
     public const string ResponseHeadersTimeoutMs = "timeouts.responseHeadersMs";
     public const string KeepAliveTimeoutMs = "timeouts.keepAliveMs";
     public const string RequestHeadersTimeoutMs = "timeouts.requestHeadersMs";
+    public const string TunnelIdleTimeoutMs = "timeouts.tunnelIdleMs";
+    public const string UpgradeProtocols = "upgrade.protocols";
     public const string MaxRequestLineSize = "limits.maxRequestLineSize";
     public const string MaxRequestHeadersTotalSize = "limits.maxRequestHeadersTotalSize";
     public const string MaxRequestHeaderCount = "limits.maxRequestHeaderCount";

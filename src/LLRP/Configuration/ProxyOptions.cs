@@ -54,6 +54,20 @@ public sealed class ProxyOptions
     /// <summary>Key <c>timeouts.requestHeadersMs</c>: time from the first byte of a request head to its end; 408 past it (Kestrel's 30 s).</summary>
     public TimeSpan RequestHeadersTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>
+    /// Key <c>timeouts.tunnelIdleMs</c>: a tunnel (after <c>101 Switching Protocols</c>) with no byte either way for this
+    /// long is closed. 5 min: longer than the keep-alive pings of ASP.NET Core's WebSockets (2 min) and of
+    /// <c>ClientWebSocket</c> (30 s), so a live WebSocket is never cut.
+    /// </summary>
+    public TimeSpan TunnelIdleTimeout { get; init; } = TimeSpan.FromMinutes(5);
+
+    /// <summary>
+    /// Key <c>upgrade.protocols</c>: the protocols an <c>Upgrade</c> request may switch to through the proxy, tunnelled
+    /// after <c>101</c> (<c>,</c>-separated; <c>none</c> for no tunnel at all). WebSocket only by default (RFC 6455), as
+    /// YARP; <c>h2c</c> is refused, since it would carry requests past the proxy's checks.
+    /// </summary>
+    public IReadOnlyList<string> UpgradeProtocols { get; init; } = ["websocket"];
+
     /// <summary>Key <c>limits.maxRequestLineSize</c>: longest request line; 414 past it (Kestrel's 8 KiB).</summary>
     public int MaxRequestLineSize { get; init; } = 8 * 1024;
 

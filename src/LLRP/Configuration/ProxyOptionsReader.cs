@@ -36,6 +36,8 @@ public static class ProxyOptionsReader
             ResponseHeadersTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ResponseHeadersTimeoutMs, defaults.ResponseHeadersTimeout),
             KeepAliveTimeout = ReadMilliseconds(configuration, ConfigurationKeys.KeepAliveTimeoutMs, defaults.KeepAliveTimeout),
             RequestHeadersTimeout = ReadMilliseconds(configuration, ConfigurationKeys.RequestHeadersTimeoutMs, defaults.RequestHeadersTimeout),
+            TunnelIdleTimeout = ReadMilliseconds(configuration, ConfigurationKeys.TunnelIdleTimeoutMs, defaults.TunnelIdleTimeout),
+            UpgradeProtocols = ReadUpgradeProtocols(configuration, defaults.UpgradeProtocols),
             MaxRequestLineSize = ReadInt(configuration, ConfigurationKeys.MaxRequestLineSize, defaults.MaxRequestLineSize, 64),
             MaxRequestHeadersTotalSize = ReadInt(configuration, ConfigurationKeys.MaxRequestHeadersTotalSize, defaults.MaxRequestHeadersTotalSize, 64),
             MaxRequestHeaderCount = ReadInt(configuration, ConfigurationKeys.MaxRequestHeaderCount, defaults.MaxRequestHeaderCount, 1),
@@ -132,6 +134,34 @@ public static class ProxyOptionsReader
             _ => throw new ProxyConfigurationException(ConfigurationKeys.UpstreamConnections, value, "perClient, pooled"),
         };
     }
+
+    /// <summary>A <c>,</c>-separated list of protocol names (tokens, RFC 9110 §7.8), or <c>none</c>; never <c>h2c</c>.</summary>
+    private static IReadOnlyList<string> ReadUpgradeProtocols(IConfiguration configuration, IReadOnlyList<string> defaultValue)
+    {
+        var value = configuration[ConfigurationKeys.UpgradeProtocols];
+        if (string.IsNullOrWhiteSpace(value))
+        {
+            return defaultValue;
+        }
+
+        if (value.Trim().Equals("none", StringComparison.OrdinalIgnoreCase))
+        {
+            return [];
+        }
+
+        var names = value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        foreach (var name in names)
+        {
+            if (!IsToken(name) || name.Equals("h2c", StringComparison.OrdinalIgnoreCase))
+            {
+                throw new ProxyConfigurationException(ConfigurationKeys.UpgradeProtocols, value, "protocol names (tokens, not h2c) separated by ',', or none");
+            }
+        }
+
+        return names.Length > 0 ? names : throw new ProxyConfigurationException(ConfigurationKeys.UpgradeProtocols, value, "protocol names separated by ',', or none");
+    }
+
+    private static bool IsToken(string value) => value.Length > 0 && value.All(c => char.IsAsciiLetterOrDigit(c) || "!#$%&'*+-.^_`|~".Contains(c));
 
     private static bool ReadBool(IConfiguration configuration, string key, bool defaultValue)
     {

@@ -19,6 +19,8 @@ internal sealed class ProxyMetrics
     private readonly Counter<long> _rejectedRequests;
     private readonly Counter<long> _bytesReceived;
     private readonly Counter<long> _bytesSent;
+    private readonly Counter<long> _tunnels;
+    private readonly UpDownCounter<long> _activeTunnels;
 
     public ProxyMetrics(IMeterFactory meterFactory)
     {
@@ -31,6 +33,8 @@ internal sealed class ProxyMetrics
         _rejectedRequests = meter.CreateCounter<long>("llrp.requests.rejected", "{request}", "Client requests rejected as malformed or over a limit.");
         _bytesReceived = meter.CreateCounter<long>("llrp.client.bytes_received", "By", "Bytes read from clients.");
         _bytesSent = meter.CreateCounter<long>("llrp.client.bytes_sent", "By", "Bytes written to clients.");
+        _tunnels = meter.CreateCounter<long>("llrp.tunnels", "{tunnel}", "Connections that became tunnels after 101 Switching Protocols.");
+        _activeTunnels = meter.CreateUpDownCounter<long>("llrp.tunnels.active", "{tunnel}", "Open tunnels.");
     }
 
     public void RequestCompleted(long startTimestamp)
@@ -57,4 +61,12 @@ internal sealed class ProxyMetrics
     public void BytesReceived(long count) => _bytesReceived.Add(count);
 
     public void BytesSent(long count) => _bytesSent.Add(count);
+
+    public void TunnelOpened()
+    {
+        _tunnels.Add(1);
+        _activeTunnels.Add(1);
+    }
+
+    public void TunnelClosed() => _activeTunnels.Add(-1);
 }

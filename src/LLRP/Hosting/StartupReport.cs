@@ -60,12 +60,14 @@ public static class StartupReport
         Line(text,
             (K.PreserveHost, Flag(options.PreserveHost)),
             (K.ForwardedHeaders, Flag(options.ForwardedHeaders)),
-            (K.Via, Flag(options.AddVia)));
+            (K.Via, Flag(options.AddVia)),
+            (K.UpgradeProtocols, options.UpgradeProtocols.Count == 0 ? "none" : string.Join(',', options.UpgradeProtocols)));
         Line(text,
             (K.ConnectTimeoutMs, Milliseconds(options.ConnectTimeout)),
             (K.ResponseHeadersTimeoutMs, Milliseconds(options.ResponseHeadersTimeout)),
             (K.KeepAliveTimeoutMs, Milliseconds(options.KeepAliveTimeout)),
             (K.RequestHeadersTimeoutMs, Milliseconds(options.RequestHeadersTimeout)),
+            (K.TunnelIdleTimeoutMs, Milliseconds(options.TunnelIdleTimeout)),
             (K.ShutdownTimeoutMs, Milliseconds(options.ShutdownTimeout)));
         Line(text,
             (K.MaxRequestLineSize, Number(options.MaxRequestLineSize)),

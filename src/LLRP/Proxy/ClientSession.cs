@@ -19,7 +19,9 @@ namespace LLRP.Proxy;
 /// 3. report a failure once and answer it: an error response before the response started, an abort after;
 /// 4. advance the client input past the batch, in one place.
 /// The client output is flushed when the session is about to wait for its client, so that the responses to
-/// pipelined requests leave together. Idle and request-head deadlines are kept by <see cref="ClientConnectionTracker"/>.
+/// pipelined requests leave together. An upgrade request to a tunnelled protocol goes alone; answered with <c>101</c>,
+/// the connection becomes a tunnel (<see cref="TunnelRelay"/>) until either side ends it, then closes. Idle,
+/// request-head and tunnel-idle deadlines are kept by <see cref="ClientConnectionTracker"/>'s heartbeat.
 /// </summary>
 internal sealed class ClientSession : ITrackedConnection
 {
@@ -36,6 +38,7 @@ internal sealed class ClientSession : ITrackedConnection
     private readonly RequestHead _head = new();
     private readonly ConnectionDeadline _deadline = new();
     private readonly ForwarderTraits _traits;
+    private readonly TunnelActivity _tunnel = new();
     private volatile bool _stopping;
 
     public ClientSession(ConnectionContext connection, DownstreamEndpoint downstream, ClientSessionServices services)
@@ -47,7 +50,9 @@ internal sealed class ClientSession : ITrackedConnection
         _response = new ClientResponseWriter(connection.Transport.Output, services.Metrics);
         _body = new ClientRequestBody(_input, _response, services.BodyLimits);
         var rewriter = new RequestRewriter(downstream.Authority, downstream.PathPrefix, ClientAddress.Of(connection.RemoteEndPoint), ClientScheme, services.Rewrite);
-        _forwarder = services.Forwarders.Create(new ForwarderContext(downstream, rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId));
+        _forwarder = services.Forwarders.Create(new ForwarderContext(
+            downstream, rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId,
+            services.Upgrades, connection.Transport, _tunnel));
         _traits = _forwarder.Traits;
     }
 
@@ -129,6 +134,10 @@ internal sealed class ClientSession : ITrackedConnection
         {
             _input.CancelPendingRead();
         }
+        else if (_tunnel.IsIdle(now, _services.TunnelIdleTimeoutMs))
+        {
+            _connection.Abort(new ConnectionAbortedException("The tunnel was idle for longer than its timeout."));
+        }
     }
 
     public void OnStopping()
@@ -139,6 +148,11 @@ internal sealed class ClientSession : ITrackedConnection
         if (_deadline.TryClaim(now: null))
         {
             _input.CancelPendingRead();
+        }
+        else if (_tunnel.IsOpen)
+        {
+            // A tunnel has no message boundary to stop at.
+            _connection.Abort(new ConnectionAbortedException("The proxy is stopping."));
         }
     }
 
@@ -155,6 +169,7 @@ internal sealed class ClientSession : ITrackedConnection
         var needMore = false;
         var close = false;
         var streams = false;
+        var upgrades = false;
         RejectionReason? rejection = null;
         while (count < _traits.MaxBatch)
         {
@@ -187,7 +202,8 @@ internal sealed class ClientSession : ITrackedConnection
                 break;
             }
 
-            if (body == BodyKind.Streaming && count > 0)
+            _head.IsUpgrade = body == BodyKind.None && _services.Upgrades.Accepts(_head);
+            if ((body == BodyKind.Streaming || _head.IsUpgrade) && count > 0)
             {
                 break;
             }
@@ -202,6 +218,13 @@ internal sealed class ClientSession : ITrackedConnection
             _forwarder.Add(_head, remaining, headLength, bodyLength, body);
             count++;
             offset += headLength + bodyLength;
+            if (_head.IsUpgrade)
+            {
+                // Nothing after an upgrade request is forwarded before its answer says whether the bytes are a tunnel's.
+                upgrades = true;
+                break;
+            }
+
             if (body == BodyKind.Streaming)
             {
                 streams = true;
@@ -225,6 +248,13 @@ internal sealed class ClientSession : ITrackedConnection
             return new BatchResult(Complete(streamed, startTimestamp, _body), HeadPending: false);
         }
 
+        if (upgrades)
+        {
+            // The client input is advanced past the head first: after a 101, what follows it is the tunnel's.
+            Consume(buffer, offset, offset);
+            return new BatchResult(await ForwardUpgradeAsync(startTimestamp), HeadPending: false);
+        }
+
         if (count > 0)
         {
             close = Complete(await _forwarder.ForwardAsync(body: null), startTimestamp, body: null);
@@ -238,6 +268,31 @@ internal sealed class ClientSession : ITrackedConnection
 
         Consume(buffer, offset, needMore ? buffer.Length : offset);
         return new BatchResult(close || (count == 0 && clientCompleted), needMore && !close && offset < buffer.Length);
+    }
+
+    /// <summary>
+    /// Forwards an upgrade request (RFC 9110 §7.8). Answered with <c>101</c>, the connection is a tunnel until either side
+    /// ends it, then closes; answered otherwise, it goes on as an ordinary HTTP/1.1 connection.
+    /// </summary>
+    private async ValueTask<bool> ForwardUpgradeAsync(long startTimestamp)
+    {
+        var result = await _forwarder.ForwardAsync(body: null);
+        var close = Complete(result, startTimestamp, body: null);
+        if (result.Tunnel is not { } tunnel)
+        {
+            return close;
+        }
+
+        if (await _response.FlushAsync())
+        {
+            await TunnelRelay.RunAsync(_connection, tunnel, _tunnel, _services.Metrics);
+        }
+        else
+        {
+            await tunnel.DisposeAsync();
+        }
+
+        return true;
     }
 
     private void Consume(in ReadOnlySequence<byte> buffer, long consumed, long examined)

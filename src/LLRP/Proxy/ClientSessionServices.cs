@@ -24,6 +24,11 @@ internal sealed class ClientSessionServices(
 
     public long RequestHeadersTimeoutMs { get; } = (long)options.RequestHeadersTimeout.TotalMilliseconds;
 
+    public long TunnelIdleTimeoutMs { get; } = (long)options.TunnelIdleTimeout.TotalMilliseconds;
+
+    /// <summary>The protocols an upgrade may switch to through the proxy.</summary>
+    public UpgradeProtocols Upgrades { get; } = new(options.UpgradeProtocols);
+
     public IReadOnlyList<DownstreamEndpoint> Downstreams { get; } = options.Downstreams;
 
     public IForwarderFactory Forwarders { get; } = forwarders;

@@ -50,6 +50,15 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
         }
     }
 
+    /// <summary>Writes the <c>101 Switching Protocols</c> after which the connection is a tunnel: nothing framed follows it.</summary>
+    public void WriteSwitchingProtocols(ResponseHead head)
+    {
+        _framing = new ResponseFraming(BodyFraming.None, Close: true, Http10KeepAlive: false);
+        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), head.Source.Length + 64);
+        ResponseHeadWriter.WriteSwitchingProtocols(ref writer, head);
+        writer.Commit();
+    }
+
     /// <summary>Decides the framing of a final response and writes its head.</summary>
     /// <param name="persistent">As far as the request goes, the client connection may carry another request after this one.</param>
     /// <param name="moreFollow">

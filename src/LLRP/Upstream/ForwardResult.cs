@@ -7,7 +7,11 @@ namespace LLRP.Upstream;
 /// <param name="Error">None, or why the next response could not be forwarded: reported once by the session.</param>
 /// <param name="Started">That failed response had started, so the client connection can only be aborted.</param>
 /// <param name="CloseClient">The client connection ends after these responses.</param>
-internal readonly record struct ForwardResult(int Completed, ForwarderError Error, bool Started, bool CloseClient)
+/// <param name="Tunnel">
+/// The downstream answered the batch's upgrade request with <c>101 Switching Protocols</c>, which was written to the
+/// client: the session relays this tunnel until it ends, then closes the client connection.
+/// </param>
+internal readonly record struct ForwardResult(int Completed, ForwarderError Error, bool Started, bool CloseClient, IUpstreamTunnel? Tunnel = null)
 {
     public static ForwardResult Failed(int completed, ForwarderError error, bool started) => new(completed, error, started, CloseClient: true);
 }

@@ -1,3 +1,4 @@
+using System.IO.Pipelines;
 using System.Net;
 using LLRP.Configuration;
 using LLRP.Http1;
@@ -13,6 +14,9 @@ namespace LLRP.Upstream;
 /// <param name="RemoteEndPoint">The client's address and port.</param>
 /// <param name="LocalEndPoint">The address and port the client connected to.</param>
 /// <param name="ConnectionId">The client connection's id.</param>
+/// <param name="Upgrades">The protocols a <c>101</c> may switch to, to check the downstream's answer to an upgrade request.</param>
+/// <param name="ClientTransport">The client connection's pipes, for a forwarder that relays a tunnel itself (YARP).</param>
+/// <param name="Tunnel">The client connection's tunnel activity, for the same.</param>
 internal sealed record ForwarderContext(
     DownstreamEndpoint Downstream,
     RequestRewriter Rewriter,
@@ -21,4 +25,7 @@ internal sealed record ForwarderContext(
     ClientRequestBody Body,
     EndPoint? RemoteEndPoint,
     EndPoint? LocalEndPoint,
-    string ConnectionId);
+    string ConnectionId,
+    UpgradeProtocols Upgrades,
+    IDuplexPipe ClientTransport,
+    TunnelActivity Tunnel);

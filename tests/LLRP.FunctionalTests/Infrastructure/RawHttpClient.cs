@@ -58,6 +58,16 @@ public sealed class RawHttpClient : IAsyncDisposable
     /// <summary>Half-closes the connection: the proxy sees the end of the request stream, and can still answer.</summary>
     public void ShutdownSend() => _socket.Shutdown(SocketShutdown.Send);
 
+    /// <summary>Reads exactly <paramref name="count"/> bytes, such as a tunnel's.</summary>
+    public Task<byte[]> ReadExactlyAsync(int count) => _reader.ReadExactlyAsync(count);
+
+    /// <summary>Closes the connection with a TCP reset instead of a graceful close.</summary>
+    public void Reset()
+    {
+        _socket.LingerState = new LingerOption(true, 0);
+        _socket.Close();
+    }
+
     /// <summary>Reads everything up to the proxy's close; a reset is an <see cref="IOException"/>.</summary>
     public Task<byte[]> ReadToEndAsync() => _reader.ReadToEndAsync();
 

@@ -22,6 +22,8 @@ public sealed class ProxyOptionsReaderTests
         Assert.True(options.AddVia);
         Assert.Equal(TimeSpan.FromSeconds(10), options.ConnectTimeout);
         Assert.Equal(TimeSpan.FromSeconds(100), options.ResponseHeadersTimeout);
+        Assert.Equal(TimeSpan.FromMinutes(5), options.TunnelIdleTimeout);
+        Assert.Equal(["websocket"], options.UpgradeProtocols);
         Assert.Equal(8 * 1024, options.MaxRequestLineSize);
         Assert.Equal(32 * 1024, options.MaxRequestHeadersTotalSize);
         Assert.Equal(100, options.MaxRequestHeaderCount);
@@ -51,6 +53,8 @@ public sealed class ProxyOptionsReaderTests
             ("via", "off"),
             ("timeouts.connectMs", "2500"),
             ("timeouts.responseHeadersMs", "60000"),
+            ("timeouts.tunnelIdleMs", "1000"),
+            ("upgrade.protocols", "websocket, Example"),
             ("limits.maxRequestLineSize", "4096"),
             ("limits.maxRequestHeadersTotalSize", "16384"),
             ("limits.maxRequestHeaderCount", "50"),
@@ -76,6 +80,8 @@ public sealed class ProxyOptionsReaderTests
         Assert.False(options.AddVia);
         Assert.Equal(TimeSpan.FromMilliseconds(2500), options.ConnectTimeout);
         Assert.Equal(TimeSpan.FromMinutes(1), options.ResponseHeadersTimeout);
+        Assert.Equal(TimeSpan.FromSeconds(1), options.TunnelIdleTimeout);
+        Assert.Equal(["websocket", "Example"], options.UpgradeProtocols);
         Assert.Equal(4096, options.MaxRequestLineSize);
         Assert.Equal(16384, options.MaxRequestHeadersTotalSize);
         Assert.Equal(50, options.MaxRequestHeaderCount);
@@ -137,6 +143,12 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("timeouts.connectMs", "0")]
     [InlineData("timeouts.connectMs", "abc")]
     [InlineData("timeouts.responseHeadersMs", "1.5")]
+    [InlineData("timeouts.tunnelIdleMs", "0")]
+    [InlineData("upgrade.protocols", "h2c")]
+    [InlineData("upgrade.protocols", "websocket, H2C")]
+    [InlineData("upgrade.protocols", "web socket")]
+    [InlineData("upgrade.protocols", "websocket/13")]
+    [InlineData("upgrade.protocols", ",")]
     [InlineData("limits.maxRequestLineSize", "63")]
     [InlineData("limits.maxRequestHeadersTotalSize", "99999999999")]
     [InlineData("limits.maxRequestHeaderCount", "0")]
@@ -169,6 +181,11 @@ public sealed class ProxyOptionsReaderTests
         Assert.Equal(key, e.Key);
         Assert.Contains($"'{key}' = '{value}'", e.Message, StringComparison.Ordinal);
     }
+
+    /// <summary><c>upgrade.protocols=none</c> turns every tunnel off.</summary>
+    [Fact]
+    public void Read_UpgradeProtocolsNone_Empty()
+        => Assert.Empty(ConfiguredOptions.Read(("upgrade.protocols", "None")).UpgradeProtocols);
 
     /// <summary><c>downstream</c> is a ';'-separated list, blanks ignored; each keeps its path as a prefix without the trailing '/'.</summary>
     [Fact]

@@ -9,7 +9,8 @@ namespace LLRP.Upstream.HttpClient;
 /// httpclient mode: each request fills an <see cref="HttpRequestMessage"/> straight from its parsed head, with the
 /// <see cref="RequestRewriter"/>'s fields and target; its body streams from the client (<see cref="PipeBodyContent"/>);
 /// <see cref="HttpMessageInvoker.SendAsync"/> returns once the response head is in; that head is validated and
-/// re-emitted with raw mode's rules (<see cref="ResponseMessageHead"/>) and its body copied to the client.
+/// re-emitted with raw mode's rules (<see cref="ResponseMessageHead"/>) and its body copied to the client; a <c>101</c> to
+/// an upgrade request hands the response's read-write stream to the session as a tunnel.
 /// </summary>
 internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientExchange exchange, int maxResponseHeadSize) : IRequestForwarder
 {
@@ -23,6 +24,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
     private bool _isHead;
     private bool _isHttp10;
     private bool _isPersistent;
+    private bool _isUpgrade;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
@@ -40,7 +42,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
 
         var fields = new MessageFieldSink(request, _strings, context.Downstream.Authority, static () => new ByteArrayContent([]));
         context.Rewriter.WriteFields(head, ref fields);
-        (_isHead, _isHttp10, _isPersistent) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent);
+        (_isHead, _isHttp10, _isPersistent, _isUpgrade) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.IsUpgrade);
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -55,9 +57,18 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
                 return ForwardResult.Failed(0, sent.Error, started: false);
             }
 
-            using (response)
+            var result = default(ForwardResult);
+            try
             {
-                return await ForwardResponseAsync(message, response, body);
+                result = await ForwardResponseAsync(message, response, body);
+                return result;
+            }
+            finally
+            {
+                if (result.Tunnel is null)
+                {
+                    response.Dispose();
+                }
             }
         }
         finally
@@ -93,7 +104,9 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
         var client = context.Response;
         if (head.IsInterim)
         {
-            return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
+            return _isUpgrade && context.Upgrades.AcceptsSwitch(head)
+                ? await SwitchProtocolsAsync(head, response, client)
+                : ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
         }
 
         var framing = client.WriteHead(head, _isHead, _isHttp10, persistent);
@@ -104,5 +117,12 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
         }
 
         return new ForwardResult(1, ForwarderError.None, Started: true, framing.Close);
+    }
+
+    /// <summary>A <c>101</c> to the upgrade request: its head goes to the client, and the response's stream is the tunnel's downstream end.</summary>
+    private static async ValueTask<ForwardResult> SwitchProtocolsAsync(ResponseHead head, HttpResponseMessage response, ClientResponseWriter client)
+    {
+        client.WriteSwitchingProtocols(head);
+        return new ForwardResult(1, ForwarderError.None, Started: true, CloseClient: true, new UpgradedStream(await response.Content.ReadAsStreamAsync(), response));
     }
 }

@@ -11,7 +11,8 @@ namespace LLRP.Upstream.LightContext;
 /// indirection costs. Per request:
 /// 1. the parsed head fills the <see cref="LightHttpContext"/> (with the forwarding rules applied);
 /// 2. the <see cref="HttpRequestMessage"/> is built from <c>HttpContext.Request</c> only, its body read from <c>HttpRequest.Body</c>;
-/// 3. after <c>SendAsync</c>, status, fields and body are copied into <c>HttpContext.Response</c>, which writes the client's response.
+/// 3. after <c>SendAsync</c>, status, fields and body are copied into <c>HttpContext.Response</c>, which writes the client's
+///    response; a <c>101</c> to an upgrade request hands the response's read-write stream to the session as a tunnel.
 /// </summary>
 internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientExchange exchange, int maxResponseHeadSize) : IRequestForwarder
 {
@@ -21,6 +22,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
     private readonly TargetUriCache _uris = new(context.Downstream);
     private readonly Func<ForwardedContent> _newContent = () => new StreamBodyContent(context.Body);
     private bool _hasBody;
+    private bool _isUpgrade;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
@@ -28,6 +30,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
     {
         _light.Fill(head, body);
         _hasBody = body != BodyKind.None;
+        _isUpgrade = head.IsUpgrade;
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -52,14 +55,23 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
                 return ForwardResult.Failed(0, sent.Error, started: false);
             }
 
-            using (response)
+            var result = default(ForwardResult);
+            try
             {
                 if (body is { IsCompleted: false })
                 {
                     await HttpClientExchange.StopBodyAsync(message);
                 }
 
-                return await CopyResponseAsync(response);
+                result = await CopyResponseAsync(response);
+                return result;
+            }
+            finally
+            {
+                if (result.Tunnel is null)
+                {
+                    response.Dispose();
+                }
             }
         }
         finally
@@ -79,18 +91,26 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
     {
         var response = _light.Response;
         ContextMessages.CopyResponse(source, _light.Context.Response);
+        ResponseHead head;
         try
         {
-            response.PrepareHead();
+            head = response.PrepareHead();
         }
         catch (HttpMessageException)
         {
             return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
         }
 
-        if ((int)source.StatusCode < 200)
+        if (head.IsInterim)
         {
-            return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
+            if (!_isUpgrade || !context.Upgrades.AcceptsSwitch(head))
+            {
+                return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
+            }
+
+            // A 101 to the upgrade request: its head goes to the client, the response's stream is the tunnel's downstream end.
+            await response.StartAsync();
+            return new ForwardResult(1, ForwarderError.None, Started: true, CloseClient: true, new UpgradedStream(await source.Content.ReadAsStreamAsync(), source));
         }
 
         await response.StartAsync();

@@ -10,7 +10,8 @@ namespace LLRP.Upstream.LightContext;
 /// <summary>
 /// <c>HttpResponse</c> of the light <c>HttpContext</c>, playing the server's part: its head (status, reason, fields) is
 /// validated and re-emitted with raw mode's rules (<see cref="RenderedResponseHead"/>, <see cref="ClientResponseWriter"/>)
-/// when the response starts; body writes are framed and flushed one by one, as Kestrel's. One per client connection.
+/// when the response starts (a <c>101</c> as the head of a tunnel); body writes are framed and flushed one by one, as
+/// Kestrel's. One per client connection.
 /// </summary>
 internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFeature
 {
@@ -72,7 +73,7 @@ internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFea
     }
 
     /// <summary>Validates the head as it stands; throws <see cref="HttpMessageException"/> for one raw mode would refuse.</summary>
-    public void PrepareHead()
+    public ResponseHead PrepareHead()
     {
         _rendered.Begin(StatusCode, ReasonPhrase, isHttp10: false);
         foreach (var (name, values) in Headers)
@@ -80,7 +81,7 @@ internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFea
             _rendered.Add(name, values);
         }
 
-        _head = _rendered.Parse(_maxHeadSize);
+        return _head = _rendered.Parse(_maxHeadSize);
     }
 
     public void OnStarting(Func<object, Task> callback, object state) => (_onStarting ??= []).Add((callback, state));
@@ -165,7 +166,14 @@ internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFea
         }
 
         HasStarted = true;
-        _client.WriteHead(_head!, _isHeadRequest, _isHttp10, _persistent && (_body is null || _body.IsCompleted));
+        if (_head!.StatusCode == StatusCodes.Status101SwitchingProtocols)
+        {
+            // Only a switch the forwarder checked (UpgradeProtocols.AcceptsSwitch) starts with a 101.
+            _client.WriteSwitchingProtocols(_head);
+            return;
+        }
+
+        _client.WriteHead(_head, _isHeadRequest, _isHttp10, _persistent && (_body is null || _body.IsCompleted));
     }
 
     private async Task StartAfterCallbacksAsync()

@@ -6,8 +6,10 @@ namespace LLRP.Upstream.Sockets;
 /// <summary>A request written upstream and not answered yet: its bytes (to write it again on a new connection) and what its response depends on.</summary>
 /// <param name="Message">
 /// The request as received, head and buffered body; valid until the batch is answered (read only to write the request
-/// again, which happens in batches without a body to read, whose bytes stay valid).
+/// again, which happens in batches without a body to read, whose bytes stay valid; an upgrade request's are a copy, since
+/// the client input is advanced past it before it is answered).
 /// </param>
+/// <param name="IsUpgrade">A <c>101</c> to it turns the connection into a tunnel (<see cref="RequestHead.IsUpgrade"/>).</param>
 internal readonly record struct PendingRequest(
     ReadOnlySequence<byte> Message,
     int HeadLength,
@@ -15,4 +17,5 @@ internal readonly record struct PendingRequest(
     bool IsHead,
     bool IsHttp10,
     bool IsPersistent,
-    bool IsIdempotent);
+    bool IsIdempotent,
+    bool IsUpgrade);

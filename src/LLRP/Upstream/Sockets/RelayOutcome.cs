@@ -11,7 +11,10 @@ namespace LLRP.Upstream.Sockets;
 /// The response said the downstream closes after it (<c>Connection: close</c>, or HTTP/1.0 without keep-alive), so it
 /// processed no request sent after this one (RFC 9112 §9.6).
 /// </param>
-internal readonly record struct RelayOutcome(ForwarderError Error, bool Started, bool CloseClient, bool UpstreamReusable, bool UpstreamAnnouncedClose)
+/// <param name="Switched">The response was <c>101 Switching Protocols</c> to an upgrade request: the connection is now a tunnel.</param>
+internal readonly record struct RelayOutcome(ForwarderError Error, bool Started, bool CloseClient, bool UpstreamReusable, bool UpstreamAnnouncedClose, bool Switched = false)
 {
     public static RelayOutcome Failed(ForwarderError error, bool started) => new(error, started, true, false, false);
+
+    public static RelayOutcome SwitchedProtocols { get; } = new(ForwarderError.None, Started: true, CloseClient: true, UpstreamReusable: false, UpstreamAnnouncedClose: false, Switched: true);
 }

@@ -9,10 +9,11 @@ namespace LLRP.Upstream.Sockets;
 /// <summary>
 /// Reads one response at a time from an upstream connection, parses and validates its head, and forwards it through
 /// the <see cref="ClientResponseWriter"/>: interim responses first, then the final head and its body, decoded and
-/// re-framed (Content-Length exactly, chunked, or close-delimited). Data already read is copied without a flush; the
+/// re-framed (Content-Length exactly, chunked, or close-delimited); or the <c>101</c> that makes the connection a tunnel,
+/// whose bytes after the head are left for the tunnel. Data already read is copied without a flush; the
 /// client output is flushed only before waiting for more upstream data. One per client connection.
 /// </summary>
-internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponseHeadSize, BodyLimits chunkLimits, TimeSpan responseHeadersTimeout) : IDisposable
+internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponseHeadSize, BodyLimits chunkLimits, TimeSpan responseHeadersTimeout, UpgradeProtocols upgrades) : IDisposable
 {
     private readonly ResponseHead _response = new();
     private readonly RestartableTimeout _timeout = new(responseHeadersTimeout);
@@ -47,8 +48,16 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
 
             if (_response.StatusCode == 101)
             {
-                input.AdvanceTo(head.Result.Buffer.Start);
-                return RelayOutcome.Failed(ForwarderError.InvalidResponse, started: false);
+                // RFC 9110 §15.2.2: only an upgrade the client asked for, to a protocol tunnelled here, may switch.
+                if (!request.IsUpgrade || !upgrades.AcceptsSwitch(_response))
+                {
+                    input.AdvanceTo(head.Result.Buffer.Start);
+                    return RelayOutcome.Failed(ForwarderError.InvalidResponse, started: false);
+                }
+
+                client.WriteSwitchingProtocols(_response);
+                input.AdvanceTo(head.Result.Buffer.GetPosition(head.Length));
+                return RelayOutcome.SwitchedProtocols;
             }
 
             client.WriteInterim(_response, request.IsHttp10);

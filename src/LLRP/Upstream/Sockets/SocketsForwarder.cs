@@ -33,12 +33,17 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
     {
         var request = message.Slice(0, headLength + bodyLength);
         Write(head, request, headLength, body);
+        if (head.IsUpgrade)
+        {
+            request = new ReadOnlySequence<byte>(request.ToArray());
+        }
+
         if (_count == _pending.Length)
         {
             Array.Resize(ref _pending, Math.Min(_pending.Length * 4, ForwarderTraits.Pipelining.MaxBatch));
         }
 
-        _pending[_count++] = new PendingRequest(request, headLength, body, head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.IsIdempotent);
+        _pending[_count++] = new PendingRequest(request, headLength, body, head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.IsIdempotent, head.IsUpgrade);
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -92,6 +97,11 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
             {
                 upstream.Discard();
                 return ForwardResult.Failed(i, outcome.Error, outcome.Started);
+            }
+
+            if (outcome.Switched)
+            {
+                return new ForwardResult(i + 1, ForwarderError.None, Started: true, CloseClient: true, upstream.Detach());
             }
 
             upstream.Connection.CompletedResponses++;

@@ -10,7 +10,7 @@ internal sealed class SocketsForwarderFactory(ProxyOptions options, IUpstreamCon
 
     public IRequestForwarder Create(ForwarderContext context) => new SocketsForwarder(
         new UpstreamSession(context.Downstream, connector, pool),
-        new ResponseRelay(context.Response, options.MaxResponseHeadersTotalSize, _responseBodyLimits, options.ResponseHeadersTimeout),
+        new ResponseRelay(context.Response, options.MaxResponseHeadersTotalSize, _responseBodyLimits, options.ResponseHeadersTimeout, context.Upgrades),
         context.Rewriter,
         context.Limits);
 }

@@ -5,8 +5,8 @@ using Microsoft.AspNetCore.Connections;
 
 namespace LLRP.Upstream.Sockets;
 
-/// <summary>One HTTP/1.1 connection to a downstream, over Kestrel's socket transport pipes.</summary>
-internal sealed class UpstreamConnection(ConnectionContext transport, DownstreamEndpoint downstream, ProxyMetrics? metrics = null) : IAsyncDisposable
+/// <summary>One HTTP/1.1 connection to a downstream, over a socket's pipes; after a <c>101</c>, a tunnel's downstream end.</summary>
+internal sealed class UpstreamConnection(ConnectionContext transport, DownstreamEndpoint downstream, ProxyMetrics? metrics = null) : IUpstreamTunnel
 {
     private int _disposed;
     private volatile bool _aborted;
@@ -16,6 +16,11 @@ internal sealed class UpstreamConnection(ConnectionContext transport, Downstream
     public PipeReader Input => transport.Transport.Input;
 
     public PipeWriter Output => transport.Transport.Output;
+
+    public IDuplexPipe Transport => transport.Transport;
+
+    /// <summary>Completing the output shuts the socket down for sending only (<see cref="SocketPipeConnection"/>).</summary>
+    public bool HalfCloses => true;
 
     /// <summary><see cref="Environment.TickCount64"/> when the connection last went back to the pool.</summary>
     public long IdleSince { get; set; }

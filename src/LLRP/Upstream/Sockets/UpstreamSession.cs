@@ -61,6 +61,14 @@ internal sealed class UpstreamSession(DownstreamEndpoint downstream, IUpstreamCo
         }
     }
 
+    /// <summary>Gives up the connection, which became a tunnel: whoever relays the tunnel disposes of it.</summary>
+    public UpstreamConnection Detach()
+    {
+        var connection = Connection;
+        Connection = null!;
+        return connection;
+    }
+
     /// <summary>Closes the connection held, if any; it is never reused.</summary>
     public void Discard()
     {

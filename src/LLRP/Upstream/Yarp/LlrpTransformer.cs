@@ -9,9 +9,10 @@ namespace LLRP.Upstream.Yarp;
 /// <summary>
 /// The transformer LLRP gives YARP's forwarder. Requests: YARP copies the light context's fields (already the ones to
 /// forward) itself, <c>TE: trailers</c> is put back after YARP's copy drops it, and the URI is the raw target byte for byte. Responses: every field is copied and the head is
-/// validated with raw mode's rules before YARP goes on; one it would refuse is not forwarded. One per client connection.
+/// validated with raw mode's rules before YARP goes on; one it would refuse is not forwarded (a <c>101</c> only answers
+/// an upgrade request, to a tunnelled protocol). One per client connection.
 /// </summary>
-internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uris) : HttpTransformer
+internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uris, UpgradeProtocols upgrades) : HttpTransformer
 {
     /// <summary>The downstream sent a response that raw mode would refuse.</summary>
     public bool InvalidResponse { get; private set; }
@@ -19,7 +20,10 @@ internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uri
     /// <summary>The response head was copied into the light context, so what YARP reports after it concerns the bodies.</summary>
     public bool ResponseCopied { get; private set; }
 
-    public void Reset() => (InvalidResponse, ResponseCopied) = (false, false);
+    private bool _isUpgrade;
+
+    /// <param name="isUpgrade">The request is an upgrade to a tunnelled protocol: a proper <c>101</c> to it is forwarded.</param>
+    public void Reset(bool isUpgrade) => (InvalidResponse, ResponseCopied, _isUpgrade) = (false, false, isUpgrade);
 
     public override async ValueTask TransformRequestAsync(HttpContext httpContext, HttpRequestMessage proxyRequest, string destinationPrefix, CancellationToken cancellationToken)
     {
@@ -42,9 +46,10 @@ internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uri
 
         httpContext.Response.Headers.Clear();
         ContextMessages.CopyResponse(proxyResponse, httpContext.Response);
+        ResponseHead head;
         try
         {
-            light.Response.PrepareHead();
+            head = light.Response.PrepareHead();
         }
         catch (HttpMessageException)
         {
@@ -52,7 +57,7 @@ internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uri
             return ValueTask.FromResult(false);
         }
 
-        InvalidResponse = (int)proxyResponse.StatusCode < 200;
+        InvalidResponse = head.IsInterim && !(_isUpgrade && upgrades.AcceptsSwitch(head));
         ResponseCopied = !InvalidResponse;
         return ValueTask.FromResult(ResponseCopied);
     }

@@ -1,8 +1,10 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream.HttpClient;
 using LLRP.Upstream.LightContext;
+using Microsoft.AspNetCore.Http.Features;
 using Yarp.ReverseProxy.Forwarder;
 using ForwarderError = LLRP.Diagnostics.ForwarderError;
 
@@ -12,25 +14,33 @@ namespace LLRP.Upstream.Yarp;
 /// yarp mode: each request fills the <see cref="LightHttpContext"/> (with the forwarding rules applied) and is sent by
 /// YARP's <see cref="IHttpForwarder"/>, over the invokers of the HttpClient modes: YARP builds the message, streams the
 /// request body from <c>HttpRequest.Body</c>, copies the response into <c>HttpContext.Response</c> through
-/// <see cref="LlrpTransformer"/> and its body with its own copier. YARP's errors are mapped to raw mode's and answered by the session.
+/// <see cref="LlrpTransformer"/> and its body with its own copier; after a <c>101</c> to an upgrade request, YARP relays
+/// the tunnel itself, with the client's end from <see cref="ClientUpgradeFeature"/>. YARP's errors are mapped to raw
+/// mode's and answered by the session.
 /// </summary>
 internal sealed class YarpForwarder : IRequestForwarder
 {
     private InvokerSelector _invokers;
     private readonly IHttpForwarder _forwarder;
     private readonly ForwarderRequestConfig _config;
+    private readonly ForwarderRequestConfig _upgradeConfig;
+    private readonly ClientUpgradeFeature _upgrade;
     private readonly LightHttpContext _light;
     private readonly LlrpTransformer _transformer;
     private readonly string _destinationPrefix;
 
-    public YarpForwarder(ForwarderContext context, InvokerSelector invokers, IHttpForwarder forwarder, ForwarderRequestConfig config, int maxResponseHeadSize)
+    /// <param name="upgradeConfig">The configuration of an upgrade request: YARP's activity timeout is the tunnel's idle timeout.</param>
+    public YarpForwarder(ForwarderContext context, InvokerSelector invokers, IHttpForwarder forwarder, ForwarderRequestConfig config, ForwarderRequestConfig upgradeConfig, ProxyMetrics metrics, int maxResponseHeadSize)
     {
         _invokers = invokers;
         _forwarder = forwarder;
         _config = config;
+        _upgradeConfig = upgradeConfig;
         _light = new LightHttpContext(context, maxResponseHeadSize);
+        _upgrade = new ClientUpgradeFeature(context, _light.Response, metrics);
+        _light.Features.Set<IHttpUpgradeFeature>(_upgrade);
         var uris = new TargetUriCache(context.Downstream);
-        _transformer = new LlrpTransformer(_light, uris);
+        _transformer = new LlrpTransformer(_light, uris, context.Upgrades);
         _destinationPrefix = uris.Origin;
     }
 
@@ -40,14 +50,22 @@ internal sealed class YarpForwarder : IRequestForwarder
     {
         _light.Fill(head, body);
         _light.Features.Set<IForwarderErrorFeature>(null);
-        _transformer.Reset();
+        _upgrade.Reset(head.IsUpgrade);
+        _transformer.Reset(head.IsUpgrade);
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
     {
-        var error = await _forwarder.SendAsync(_light.Context, _destinationPrefix, _invokers.Next(), _config, _transformer);
+        var config = _upgrade.IsUpgradableRequest ? _upgradeConfig : _config;
+        var error = await _forwarder.SendAsync(_light.Context, _destinationPrefix, _invokers.Next(), config, _transformer, _upgrade.ClientEnded);
         var response = _light.Response;
+        if (_upgrade.Switched)
+        {
+            // YARP relayed the tunnel to its end; however it ended, the client connection closes now.
+            return new ForwardResult(1, ForwarderError.None, Started: true, CloseClient: true);
+        }
+
         if (_transformer.InvalidResponse)
         {
             return ForwardResult.Failed(0, ForwarderError.InvalidResponse, response.HasStarted);
@@ -67,6 +85,7 @@ internal sealed class YarpForwarder : IRequestForwarder
     public ValueTask DisposeAsync()
     {
         _invokers.Dispose();
+        _upgrade.Dispose();
         return default;
     }
 }

@@ -1,12 +1,13 @@
 using System.Net;
 using LLRP.Configuration;
+using LLRP.Diagnostics;
 using LLRP.Upstream.HttpClient;
 using Yarp.ReverseProxy.Forwarder;
 
 namespace LLRP.Upstream.Yarp;
 
 /// <summary>yarp mode's forwarders: one per client connection, over YARP's forwarder and the invokers the sharing keys give it.</summary>
-internal sealed class YarpForwarderFactory(ProxyOptions options, HttpClientInvokers invokers, IHttpForwarder forwarder) : IForwarderFactory
+internal sealed class YarpForwarderFactory(ProxyOptions options, HttpClientInvokers invokers, IHttpForwarder forwarder, ProxyMetrics metrics) : IForwarderFactory
 {
     /// <summary>HTTP/1.1 only, as the other modes; YARP's activity timeout (reset on every read or write) is the response headers timeout.</summary>
     private readonly ForwarderRequestConfig _config = new()
@@ -16,10 +17,15 @@ internal sealed class YarpForwarderFactory(ProxyOptions options, HttpClientInvok
         VersionPolicy = HttpVersionPolicy.RequestVersionExact,
     };
 
+    /// <summary>An upgrade request's: YARP's activity timeout also runs while it relays the tunnel, so it is the tunnel's idle timeout.</summary>
+    private ForwarderRequestConfig UpgradeConfig => _config with { ActivityTimeout = options.TunnelIdleTimeout };
+
     public IRequestForwarder Create(ForwarderContext context) => new YarpForwarder(
         context,
         invokers.ForConnection(),
         forwarder,
         _config,
+        UpgradeConfig,
+        metrics,
         options.MaxResponseHeadersTotalSize);
 }

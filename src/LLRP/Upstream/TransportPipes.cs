@@ -1,6 +1,6 @@
 using System.IO.Pipelines;
 
-namespace LLRP.Upstream.Sockets;
+namespace LLRP.Upstream;
 
 /// <summary>The two ends a transport gives its user: what arrives, and where to write what leaves.</summary>
 internal sealed class TransportPipes(PipeReader input, PipeWriter output) : IDuplexPipe

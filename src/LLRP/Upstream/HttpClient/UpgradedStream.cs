@@ -1,0 +1,37 @@
+using System.IO.Pipelines;
+
+namespace LLRP.Upstream.HttpClient;
+
+/// <summary>
+/// A tunnel's downstream end in the modes over HttpClient: the read-write stream <c>SocketsHttpHandler</c> returns as
+/// the content of a <c>101</c> response, behind pipes. The stream has no half-close: ending what is sent ends the
+/// connection.
+/// </summary>
+internal sealed class UpgradedStream : IUpstreamTunnel
+{
+    private readonly Stream _stream;
+    private readonly HttpResponseMessage _response;
+
+    public UpgradedStream(Stream stream, HttpResponseMessage response)
+    {
+        _stream = stream;
+        _response = response;
+        Transport = new TransportPipes(
+            PipeReader.Create(stream, new StreamPipeReaderOptions(leaveOpen: true)),
+            PipeWriter.Create(stream, new StreamPipeWriterOptions(leaveOpen: true)));
+    }
+
+    public IDuplexPipe Transport { get; }
+
+    public bool HalfCloses => false;
+
+    public void Abort() => _stream.Dispose();
+
+    public async ValueTask DisposeAsync()
+    {
+        await Transport.Input.CompleteAsync();
+        await Transport.Output.CompleteAsync();
+        await _stream.DisposeAsync();
+        _response.Dispose();
+    }
+}
