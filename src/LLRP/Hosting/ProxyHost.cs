@@ -36,8 +36,6 @@ public static class ProxyHost
         // listener has not started yet, so in `dotnet LLRP.dll` it takes effect (in a process that used sockets before,
         // such as a test host, the engine keeps what it read then).
         Environment.SetEnvironmentVariable(InlineCompletionsVariable, options.InlineCompletions ? "1" : "0");
-        // Kestrel binds the endpoints ProxyEndpoints configures from `urls`, not the host's own urls setting.
-        builder.WebHost.UseSetting(WebHostDefaults.ServerUrlsKey, string.Empty);
         builder.WebHost.UseSockets(sockets =>
         {
             // An idle client connection holds no receive buffer: each read first waits for data with a zero-byte read.
