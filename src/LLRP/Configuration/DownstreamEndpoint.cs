@@ -9,6 +9,7 @@ public sealed class DownstreamEndpoint
     private DownstreamEndpoint(Uri uri)
     {
         Uri = uri;
+        IsTls = uri.Scheme == Uri.UriSchemeHttps;
         Host = uri.IdnHost;
         Port = uri.Port;
         Authority = Encoding.ASCII.GetBytes(uri.IsDefaultPort ? uri.Host : $"{uri.Host}:{uri.Port}");
@@ -19,6 +20,9 @@ public sealed class DownstreamEndpoint
 
     public Uri Uri { get; }
 
+    /// <summary>True for an <c>https</c> downstream: its connections run TLS, with the host name checked against its certificate.</summary>
+    public bool IsTls { get; }
+
     /// <summary>Host name or address literal to connect to (brackets removed for IPv6).</summary>
     public string Host { get; }
 
@@ -27,17 +31,17 @@ public sealed class DownstreamEndpoint
     /// <summary>Where to connect: an address literal, or a name resolved at each connect (all addresses tried in turn).</summary>
     public EndPoint EndPoint { get; }
 
-    /// <summary>The authority as sent in <c>Host</c> (RFC 9110 §7.2): host, plus the port when it is not 80.</summary>
+    /// <summary>The authority as sent in <c>Host</c> (RFC 9110 §7.2): host, plus the port when it is not the scheme's default (80, 443).</summary>
     public byte[] Authority { get; }
 
     /// <summary>Path prefix put before every forwarded request target; empty for "/", never ends with '/'.</summary>
     public byte[] PathPrefix { get; }
 
-    /// <summary>Parses an absolute <c>http</c> URI without query, fragment or user info; returns null when it is not one.</summary>
+    /// <summary>Parses an absolute <c>http</c> or <c>https</c> URI without query, fragment or user info; returns null when it is not one.</summary>
     public static DownstreamEndpoint? TryParse(string value)
     {
         if (!Uri.TryCreate(value.Trim(), UriKind.Absolute, out var uri)
-            || uri.Scheme != Uri.UriSchemeHttp
+            || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps)
             || uri.Query.Length != 0
             || uri.Fragment.Length != 0
             || uri.UserInfo.Length != 0)

@@ -1,3 +1,5 @@
+using System.Security.Cryptography.X509Certificates;
+
 namespace LLRP.Configuration;
 
 /// <summary>
@@ -119,4 +121,22 @@ public sealed class ProxyOptions
 
     /// <summary>Key <c>shutdownTimeoutMs</c>: how long in-flight requests may finish after SIGTERM.</summary>
     public TimeSpan ShutdownTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Key <c>tls.certificatePath</c>: the certificate file of the <c>https</c> urls, PKCS#12 (.pfx) or PEM; null when none is given.</summary>
+    public string? CertificatePath { get; init; }
+
+    /// <summary>Key <c>tls.certificateKeyPath</c>: the PEM private key of a PEM certificate; null when the key is in the certificate file.</summary>
+    public string? CertificateKeyPath { get; init; }
+
+    /// <summary>True when key <c>tls.certificatePassword</c> (the PKCS#12 file's or the encrypted PEM key's password) was given; the password itself is not kept.</summary>
+    public bool HasCertificatePassword { get; init; }
+
+    /// <summary>The certificate the <c>https</c> urls present, with its private key, loaded and checked at start-up; null without <c>tls.certificatePath</c>.</summary>
+    public X509Certificate2? ServerCertificate { get; init; }
+
+    /// <summary>
+    /// Key <c>tls.downstreamInsecure</c>: accept any certificate from <c>https</c> downstreams, for test origins with
+    /// self-signed certificates. Off by default: a downstream's certificate must be valid for its host name.
+    /// </summary>
+    public bool DownstreamInsecure { get; init; }
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Security.Cryptography.X509Certificates;
 using Microsoft.Extensions.Configuration;
 
 namespace LLRP.Configuration;
@@ -18,10 +19,11 @@ public static class ProxyOptionsReader
         var embedded = string.IsNullOrWhiteSpace(downstreamValue);
         var defaults = new ProxyOptions { Downstreams = [] };
         var (originUrl, origin) = ReadOriginUrl(configuration);
+        var urls = string.IsNullOrWhiteSpace(configuration[ConfigurationKeys.Urls]) ? DefaultUrls : configuration[ConfigurationKeys.Urls]!;
 
         return new ProxyOptions
         {
-            Urls = string.IsNullOrWhiteSpace(configuration[ConfigurationKeys.Urls]) ? DefaultUrls : configuration[ConfigurationKeys.Urls]!,
+            Urls = urls,
             Downstreams = embedded ? [origin] : ReadDownstreams(downstreamValue!),
             EmbeddedDownstream = embedded,
             OriginUrl = originUrl,
@@ -52,8 +54,44 @@ public static class ProxyOptionsReader
             InlineScheduling = ReadBool(configuration, ConfigurationKeys.InlineScheduling, defaults.InlineScheduling),
             InlineCompletions = ReadBool(configuration, ConfigurationKeys.InlineCompletions, defaults.InlineCompletions),
             ShutdownTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ShutdownTimeoutMs, defaults.ShutdownTimeout),
+            CertificatePath = ReadPath(configuration, ConfigurationKeys.CertificatePath),
+            CertificateKeyPath = ReadPath(configuration, ConfigurationKeys.CertificateKeyPath),
+            HasCertificatePassword = configuration[ConfigurationKeys.CertificatePassword] is not null,
+            ServerCertificate = ReadServerCertificate(configuration, urls),
+            DownstreamInsecure = ReadBool(configuration, ConfigurationKeys.DownstreamInsecure, defaults.DownstreamInsecure),
         };
     }
+
+    /// <summary>The urls that are <c>https</c>: TLS terminated by the listener, with the certificate of <c>tls.certificatePath</c>.</summary>
+    public static IEnumerable<string> HttpsUrls(string urls)
+        => urls.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Where(url => url.StartsWith("https://", StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>
+    /// <c>tls.certificatePath</c>, <c>tls.certificateKeyPath</c>, <c>tls.certificatePassword</c>: loaded whenever a path
+    /// is given, so that a bad file fails start-up; required when any of <paramref name="urls"/> is https.
+    /// </summary>
+    private static X509Certificate2? ReadServerCertificate(IConfiguration configuration, string urls)
+    {
+        var path = ReadPath(configuration, ConfigurationKeys.CertificatePath);
+        var keyPath = ReadPath(configuration, ConfigurationKeys.CertificateKeyPath);
+        if (path is not null)
+        {
+            return ServerCertificateLoader.Load(path, keyPath, configuration[ConfigurationKeys.CertificatePassword]);
+        }
+
+        if (keyPath is not null)
+        {
+            throw new ProxyConfigurationException(ConfigurationKeys.CertificatePath, null, $"the PEM certificate that goes with {ConfigurationKeys.CertificateKeyPath}={keyPath}");
+        }
+
+        return HttpsUrls(urls).FirstOrDefault() is { } https
+            ? throw new ProxyConfigurationException(ConfigurationKeys.CertificatePath, null, $"a PKCS#12 (.pfx) or PEM certificate file, required by {ConfigurationKeys.Urls}={https}")
+            : null;
+    }
+
+    private static string? ReadPath(IConfiguration configuration, string key)
+        => string.IsNullOrWhiteSpace(configuration[key]) ? null : configuration[key]!.Trim();
 
     private static List<DownstreamEndpoint> ReadDownstreams(string value)
     {
@@ -61,12 +99,12 @@ public static class ProxyOptionsReader
         foreach (var part in value.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
         {
             endpoints.Add(DownstreamEndpoint.TryParse(part)
-                ?? throw new ProxyConfigurationException(ConfigurationKeys.Downstream, value, "';'-separated absolute http:// URIs without query or user info"));
+                ?? throw new ProxyConfigurationException(ConfigurationKeys.Downstream, value, "';'-separated absolute http:// or https:// URIs without query or user info"));
         }
 
         return endpoints.Count > 0
             ? endpoints
-            : throw new ProxyConfigurationException(ConfigurationKeys.Downstream, value, "at least one http:// URI");
+            : throw new ProxyConfigurationException(ConfigurationKeys.Downstream, value, "at least one http:// or https:// URI");
     }
 
     /// <summary>
@@ -78,7 +116,7 @@ public static class ProxyOptionsReader
         var value = configuration[ConfigurationKeys.OriginUrls];
         var url = string.IsNullOrWhiteSpace(value) ? EmbeddedDownstreamUrl : value.Trim().TrimEnd('/');
         var downstream = url.Contains(';') ? null : DownstreamEndpoint.TryParse(WildcardHosts.ToLoopback(url) ?? url);
-        if (downstream is null || downstream.PathPrefix.Length != 0)
+        if (downstream is null || downstream.PathPrefix.Length != 0 || downstream.IsTls)
         {
             throw new ProxyConfigurationException(ConfigurationKeys.OriginUrls, value, "one http://host:port for the bundled origin, e.g. http://127.0.0.1:8081");
         }

@@ -1,7 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -9,7 +8,7 @@ using Microsoft.Extensions.Logging;
 
 namespace LLRP.Hosting;
 
-/// <summary>Builds the proxy: Kestrel's sockets transport with <see cref="ProxyConnectionHandler"/> on every endpoint.</summary>
+/// <summary>Builds the proxy: Kestrel's sockets transport with <see cref="ProxyConnectionHandler"/> on every endpoint (<see cref="ProxyEndpoints"/>).</summary>
 public static class ProxyHost
 {
     private const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
@@ -37,7 +36,6 @@ public static class ProxyHost
         // listener has not started yet, so in `dotnet LLRP.dll` it takes effect (in a process that used sockets before,
         // such as a test host, the engine keeps what it read then).
         Environment.SetEnvironmentVariable(InlineCompletionsVariable, options.InlineCompletions ? "1" : "0");
-        builder.WebHost.UseUrls(options.Urls);
         builder.WebHost.UseSockets(sockets =>
         {
             // An idle client connection holds no receive buffer: each read first waits for data with a zero-byte read.
@@ -51,7 +49,7 @@ public static class ProxyHost
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
             kestrel.AddServerHeader = false;
-            kestrel.ConfigureEndpointDefaults(listen => listen.UseConnectionHandler<ProxyConnectionHandler>());
+            ProxyEndpoints.Listen(kestrel, options);
         });
 
         return builder.Build();

@@ -81,7 +81,26 @@ public static class StartupReport
             (K.ThreadCount, options.ThreadCount is { } threads ? Number(threads) : $"default ({Number(transportQueues)})"),
             (K.InlineScheduling, Flag(options.InlineScheduling)),
             (K.InlineCompletions, Flag(options.InlineCompletions)));
+        Tls(text, options);
         return text.ToString().TrimEnd();
+    }
+
+    /// <summary>The certificate of the https urls (never its password), and a warning when downstream certificates go unchecked.</summary>
+    private static void Tls(StringBuilder text, ProxyOptions options)
+    {
+        var certificate = options.ServerCertificate is { } loaded
+            ? string.Create(CultureInfo.InvariantCulture, $"{options.CertificatePath} (subject {loaded.Subject}, thumbprint {loaded.Thumbprint}, expires {loaded.NotAfter.ToUniversalTime():yyyy-MM-dd HH:mm:ss}Z)")
+            : "(none)";
+        Line(text,
+            (K.CertificatePath, certificate),
+            (K.CertificateKeyPath, options.CertificateKeyPath ?? "(none)"),
+            (K.CertificatePassword, options.HasCertificatePassword ? "(set)" : "(none)"),
+            (K.DownstreamInsecure, Flag(options.DownstreamInsecure)));
+        if (options.DownstreamInsecure)
+        {
+            text.Append("  WARNING: ").Append(K.DownstreamInsecure)
+                .AppendLine("=true: the certificates of https downstreams are not validated; anyone on the path can read and change the traffic. For test origins only.");
+        }
     }
 
     private static void Line(StringBuilder text, params (string Key, string Value)[] settings)

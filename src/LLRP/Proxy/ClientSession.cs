@@ -7,6 +7,7 @@ using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream;
 using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Http.Features;
 
 namespace LLRP.Proxy;
 
@@ -25,8 +26,11 @@ namespace LLRP.Proxy;
 /// </summary>
 internal sealed class ClientSession : ITrackedConnection
 {
-    /// <summary>The scheme every client connection uses, as <c>X-Forwarded-Proto</c> gives it.</summary>
-    private static readonly byte[] ClientScheme = "http"u8.ToArray();
+    /// <summary>The scheme of a plain client connection, as <c>X-Forwarded-Proto</c> gives it.</summary>
+    private static readonly byte[] HttpScheme = "http"u8.ToArray();
+
+    /// <summary>The scheme of a client connection whose TLS the listener terminated (RFC 9110 §4.2.2).</summary>
+    private static readonly byte[] HttpsScheme = "https"u8.ToArray();
 
     private readonly ConnectionContext _connection;
     private readonly PipeReader _input;
@@ -49,7 +53,7 @@ internal sealed class ClientSession : ITrackedConnection
         _downstream = downstream;
         _response = new ClientResponseWriter(connection.Transport.Output, services.Metrics);
         _body = new ClientRequestBody(_input, _response, services.BodyLimits);
-        var rewriter = new RequestRewriter(downstream.Authority, downstream.PathPrefix, ClientAddress.Of(connection.RemoteEndPoint), ClientScheme, services.Rewrite);
+        var rewriter = new RequestRewriter(downstream.Authority, downstream.PathPrefix, ClientAddress.Of(connection.RemoteEndPoint), SchemeOf(connection), services.Rewrite);
         _forwarder = services.Forwarders.Create(new ForwarderContext(
             downstream, rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId,
             services.Upgrades, connection.Transport, _tunnel));
@@ -361,4 +365,8 @@ internal sealed class ClientSession : ITrackedConnection
             _response.WriteRaw(ErrorResponses.For(error));
         }
     }
+
+    /// <summary><c>https</c> for a connection that came over TLS (the listener's TLS middleware set its feature), else <c>http</c>.</summary>
+    private static byte[] SchemeOf(ConnectionContext connection)
+        => connection.Features.Get<ITlsConnectionFeature>() is null ? HttpScheme : HttpsScheme;
 }

@@ -14,6 +14,7 @@ internal static class ErrorResponses
     private static readonly byte[] GatewayTimeout = Build(504, "the downstream did not answer in time");
     private static readonly byte[] RequestTimeoutResponse = Build(408, "the request head did not arrive in time");
     private static readonly byte[] UpstreamClosed = Build(502, "the downstream closed the connection without a response");
+    private static readonly byte[] TlsHandshakeFailed = Build(502, "the TLS handshake with the downstream failed");
 
     /// <summary>408: the request head did not arrive within the request headers timeout.</summary>
     public static ReadOnlySpan<byte> RequestTimeout => RequestTimeoutResponse;
@@ -25,6 +26,7 @@ internal static class ErrorResponses
     {
         ForwarderError.ConnectTimeout or ForwarderError.ResponseTimeout => GatewayTimeout,
         ForwarderError.UpstreamClosed => UpstreamClosed,
+        ForwarderError.TlsHandshakeFailed => TlsHandshakeFailed,
         ForwarderError.ConnectFailed or ForwarderError.RequestFailed or ForwarderError.InvalidResponse => BadGateway,
         _ => default,
     };

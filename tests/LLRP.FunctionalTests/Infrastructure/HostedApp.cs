@@ -7,17 +7,24 @@ public sealed class HostedApp : IAsyncDisposable
 {
     private readonly WebApplication _app;
 
-    private HostedApp(WebApplication app, int port)
+    private HostedApp(WebApplication app, Uri address)
     {
         _app = app;
-        Port = port;
+        Port = address.Port;
+        Scheme = address.Scheme;
     }
 
     public int Port { get; }
 
-    public string Url => $"http://127.0.0.1:{Port}";
+    /// <summary><c>http</c>, or <c>https</c> when the application's first address is https.</summary>
+    public string Scheme { get; }
+
+    public string Url => $"{Scheme}://127.0.0.1:{Port}";
 
     public string Authority => $"127.0.0.1:{Port}";
+
+    /// <summary>Every address the application listens on.</summary>
+    public IReadOnlyCollection<string> Addresses => [.. _app.Urls];
 
     /// <summary>The application's services, to reach what it registered (its meter factory, for one).</summary>
     public IServiceProvider Services => _app.Services;
@@ -34,7 +41,7 @@ public sealed class HostedApp : IAsyncDisposable
             throw;
         }
 
-        return new HostedApp(app, new Uri(app.Urls.First()).Port);
+        return new HostedApp(app, new Uri(app.Urls.First()));
     }
 
     public Task<RawHttpClient> ConnectAsync() => RawHttpClient.ConnectAsync(Port);

@@ -1,5 +1,7 @@
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Security.Cryptography.X509Certificates;
 using System.Text;
 
 namespace LLRP.FunctionalTests.Infrastructure;
@@ -11,13 +13,13 @@ namespace LLRP.FunctionalTests.Infrastructure;
 public sealed class RawHttpClient : IAsyncDisposable
 {
     private readonly Socket _socket;
-    private readonly NetworkStream _stream;
+    private readonly Stream _stream;
     private readonly WireReader _reader;
 
-    private RawHttpClient(Socket socket)
+    private RawHttpClient(Socket socket, Stream stream)
     {
         _socket = socket;
-        _stream = new NetworkStream(socket, ownsSocket: true);
+        _stream = stream;
         _reader = new WireReader(_stream);
     }
 
@@ -26,18 +28,34 @@ public sealed class RawHttpClient : IAsyncDisposable
 
     public static async Task<RawHttpClient> ConnectAsync(int port)
     {
-        var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        var socket = await ConnectSocketAsync(port);
+        return new RawHttpClient(socket, new NetworkStream(socket, ownsSocket: true));
+    }
+
+    /// <summary>
+    /// Connects over TLS (SNI <c>localhost</c>, ALPN <c>http/1.1</c>), trusting exactly <paramref name="trusted"/>: the
+    /// test's self-signed certificate.
+    /// </summary>
+    public static async Task<RawHttpClient> ConnectTlsAsync(int port, X509Certificate2 trusted)
+    {
+        var socket = await ConnectSocketAsync(port);
+        var stream = new SslStream(new NetworkStream(socket, ownsSocket: true));
         try
         {
-            await Deadline.RunAsync(token => socket.ConnectAsync(new IPEndPoint(IPAddress.Loopback, port), token), "Connecting");
+            await Deadline.RunAsync(token => new ValueTask(stream.AuthenticateAsClientAsync(new SslClientAuthenticationOptions
+            {
+                TargetHost = "localhost",
+                ApplicationProtocols = [SslApplicationProtocol.Http11],
+                RemoteCertificateValidationCallback = (_, certificate, _, _) => certificate?.GetCertHashString() == trusted.Thumbprint,
+            }, token)), "The TLS handshake");
         }
         catch
         {
-            socket.Dispose();
+            await stream.DisposeAsync();
             throw;
         }
 
-        return new RawHttpClient(socket);
+        return new RawHttpClient(socket, stream);
     }
 
     public Task SendAsync(string text) => SendAsync(Encoding.Latin1.GetBytes(text));
@@ -100,9 +118,21 @@ public sealed class RawHttpClient : IAsyncDisposable
         Assert.True(rest.Length == 0, $"Expected the proxy to close the connection, but it sent: {Encoding.Latin1.GetString(rest)}");
     }
 
-    public ValueTask DisposeAsync()
+    public ValueTask DisposeAsync() => _stream.DisposeAsync();
+
+    private static async Task<Socket> ConnectSocketAsync(int port)
     {
-        _stream.Dispose();
-        return ValueTask.CompletedTask;
+        var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        try
+        {
+            await Deadline.RunAsync(token => socket.ConnectAsync(new IPEndPoint(IPAddress.Loopback, port), token), "Connecting");
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+
+        return socket;
     }
 }

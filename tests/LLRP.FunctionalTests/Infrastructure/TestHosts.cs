@@ -2,6 +2,7 @@ using LLRP.Baselines.HttpClientProxy;
 using LLRP.Baselines.YarpProxy;
 using LLRP.Downstream;
 using LLRP.Hosting;
+using LLRP.Testing;
 
 namespace LLRP.FunctionalTests.Infrastructure;
 
@@ -38,4 +39,21 @@ public static class TestHosts
 
     public static Task<HostedApp> StartDownstreamAsync() =>
         HostedApp.StartAsync(DownstreamHost.Build(["--urls=http://127.0.0.1:0"]));
+
+    /// <summary>Starts the bundled origin on https, with <paramref name="certificate"/>'s PKCS#12 file given to Kestrel as its default certificate.</summary>
+    public static Task<HostedApp> StartTlsDownstreamAsync(TestCertificate certificate) =>
+        HostedApp.StartAsync(DownstreamHost.Build(
+        [
+            "--urls=https://127.0.0.1:0",
+            $"--Kestrel:Certificates:Default:Path={certificate.PfxPath}",
+            $"--Kestrel:Certificates:Default:Password={TestCertificate.Password}",
+        ]));
+
+    /// <summary>The proxy settings that make it listen on https with <paramref name="certificate"/>'s PKCS#12 file.</summary>
+    public static string[] HttpsListener(TestCertificate certificate) =>
+    [
+        "urls=https://127.0.0.1:0",
+        $"tls.certificatePath={certificate.PfxPath}",
+        $"tls.certificatePassword={TestCertificate.Password}",
+    ];
 }

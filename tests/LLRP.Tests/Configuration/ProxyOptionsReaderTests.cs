@@ -165,7 +165,6 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("downstream", "http://backend/?q=1")]
     [InlineData("downstream", "http://user@backend/")]
     [InlineData("downstream", "http://backend/#f")]
-    [InlineData("downstream", "https://backend/")]
     [InlineData("downstream", "http://a/;ftp://b/")]
     [InlineData("downstream", ";")]
     [InlineData("origin.urls", "127.0.0.1:8081")]

@@ -1,6 +1,8 @@
+using System.Globalization;
 using System.Reflection;
 using LLRP.Configuration;
 using LLRP.Hosting;
+using LLRP.Testing;
 using LLRP.Tests.Configuration;
 
 namespace LLRP.Tests.Hosting;
@@ -65,5 +67,32 @@ public sealed class StartupReportTests
         var report = StartupReport.Describe(ConfiguredOptions.Read(("urls", "http://127.0.0.1:8080")), ["http://127.0.0.1:8080"], [], transportQueues: 2);
 
         Assert.DoesNotContain("every interface", report, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Describe_Certificate_SubjectThumbprintExpiryNeverThePassword()
+    {
+        using var certificate = TestCertificate.Create();
+        var options = ConfiguredOptions.Read(
+            ("urls", "https://127.0.0.1:8443"),
+            ("tls.certificatePath", certificate.PfxPath),
+            ("tls.certificatePassword", TestCertificate.Password));
+
+        var report = StartupReport.Describe(options, ["https://127.0.0.1:8443"], [], transportQueues: 2);
+
+        Assert.Contains($" tls.certificatePath={certificate.PfxPath} (subject CN=localhost, thumbprint {certificate.Certificate.Thumbprint}, expires ", report, StringComparison.Ordinal);
+        Assert.Contains(certificate.Certificate.NotAfter.ToUniversalTime().ToString("yyyy-MM-dd", CultureInfo.InvariantCulture), report, StringComparison.Ordinal);
+        Assert.Contains(" tls.certificatePassword=(set) ", report, StringComparison.Ordinal);
+        Assert.DoesNotContain(TestCertificate.Password, report, StringComparison.Ordinal);
+        Assert.DoesNotContain("WARNING", report, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Describe_DownstreamInsecure_Warns()
+    {
+        var report = StartupReport.Describe(ConfiguredOptions.Read(("tls.downstreamInsecure", "true")), ["http://127.0.0.1:8080"], [], transportQueues: 2);
+
+        Assert.Contains(" tls.downstreamInsecure=true", report, StringComparison.Ordinal);
+        Assert.Contains("\n  WARNING: tls.downstreamInsecure=true: the certificates of https downstreams are not validated", report, StringComparison.Ordinal);
     }
 }

@@ -40,7 +40,8 @@ internal sealed class HttpClientInvokers : IDisposable
 
     /// <summary>
     /// One invoker over <see cref="SocketsHttpHandler"/> configured as a transparent HTTP/1.1 client: no proxy, redirects,
-    /// decompression, cookies or trace headers; header values pass byte for byte (Latin-1 both ways). A response abandoned
+    /// decompression, cookies or trace headers; header values pass byte for byte (Latin-1 both ways); an <c>https</c>
+    /// downstream is authenticated as in raw mode (<see cref="DownstreamTls"/>). A response abandoned
     /// before its end (a client gone, a framing anomaly) closes its connection instead of draining it for reuse.
     /// Connections are counted in <c>llrp.upstream.active_connections</c>.
     /// </summary>
@@ -52,6 +53,7 @@ internal sealed class HttpClientInvokers : IDisposable
         UseCookies = false,
         ActivityHeadersPropagator = null,
         ConnectTimeout = options.ConnectTimeout,
+        SslOptions = DownstreamTls.HandlerOptions(options.DownstreamInsecure),
         MaxResponseHeadersLength = (options.MaxResponseHeadersTotalSize + 1023) / 1024,
         RequestHeaderEncodingSelector = static (_, _) => Encoding.Latin1,
         MaxResponseDrainSize = 0,

@@ -10,6 +10,7 @@ internal static class UpstreamFailures
         OperationCanceledException { InnerException: TimeoutException } => ForwarderError.ConnectTimeout,
         OperationCanceledException => ForwarderError.ResponseTimeout,
         HttpRequestException { HttpRequestError: HttpRequestError.ConnectionError or HttpRequestError.NameResolutionError } => ForwarderError.ConnectFailed,
+        HttpRequestException { HttpRequestError: HttpRequestError.SecureConnectionError } => ForwarderError.TlsHandshakeFailed,
         HttpRequestException { HttpRequestError: HttpRequestError.ResponseEnded } => ForwarderError.UpstreamClosed,
         HttpRequestException { HttpRequestError: HttpRequestError.InvalidResponse or HttpRequestError.ConfigurationLimitExceeded } => ForwarderError.InvalidResponse,
         _ => ForwarderError.RequestFailed,

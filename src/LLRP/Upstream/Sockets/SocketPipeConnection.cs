@@ -15,7 +15,7 @@ namespace LLRP.Upstream.Sockets;
 internal sealed class SocketPipeConnection : ConnectionContext
 {
     /// <summary>Most bytes one receive reads: buffers are rented at this size, so the bytes of a read share one segment.</summary>
-    private const int ReceiveSize = 64 * 1024;
+    internal const int ReceiveSize = 64 * 1024;
 
     private readonly Socket _socket;
     private readonly Pipe _input;
@@ -37,7 +37,7 @@ internal sealed class SocketPipeConnection : ConnectionContext
     }
 
     /// <summary>Either direction's pipe: 1 MiB may wait in it before the writer pauses, until half of that is read.</summary>
-    private static PipeOptions PipeOptionsFor(PipeScheduler scheduler, int minimumSegmentSize) => new(
+    internal static PipeOptions PipeOptionsFor(PipeScheduler scheduler, int minimumSegmentSize) => new(
         pool: MemoryPool<byte>.Shared,
         readerScheduler: scheduler,
         writerScheduler: scheduler,

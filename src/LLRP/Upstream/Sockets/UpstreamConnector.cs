@@ -1,16 +1,26 @@
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Security.Authentication;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
+using Microsoft.AspNetCore.Connections;
 
 namespace LLRP.Upstream.Sockets;
 
-/// <summary>Opens upstream connections with the connect timeout, over <see cref="SocketPipeConnection"/>.</summary>
+/// <summary>
+/// Opens upstream connections within the connect timeout: over <see cref="SocketPipeConnection"/> to an <c>http</c>
+/// downstream; to an <c>https</c> one, a TLS handshake follows the connect (within the same timeout) and the connection
+/// runs over <see cref="SslPipeConnection"/>.
+/// </summary>
 internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metrics) : IUpstreamConnectionFactory
 {
     private readonly TimeSpan _connectTimeout = options.ConnectTimeout;
     private readonly bool _inlineScheduling = options.InlineScheduling;
+    private readonly Dictionary<DownstreamEndpoint, SslClientAuthenticationOptions> _tls = options.Downstreams
+        .Where(downstream => downstream.IsTls)
+        .ToDictionary(downstream => downstream, downstream => DownstreamTls.ClientOptions(downstream, options.DownstreamInsecure));
 
-    /// <exception cref="UpstreamException">Refused, unreachable or timed out.</exception>
+    /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
     public async ValueTask<UpstreamConnection> ConnectAsync(DownstreamEndpoint downstream)
     {
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
@@ -30,7 +40,31 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
             throw new UpstreamException(ForwarderError.ConnectFailed, e);
         }
 
+        ConnectionContext transport = downstream.IsTls
+            ? await AuthenticateAsync(socket, _tls[downstream], timeout.Token)
+            : new SocketPipeConnection(socket, _inlineScheduling);
         metrics.UpstreamConnectionOpened();
-        return new UpstreamConnection(new SocketPipeConnection(socket, _inlineScheduling), downstream, metrics);
+        return new UpstreamConnection(transport, downstream, metrics);
+    }
+
+    private async ValueTask<SslPipeConnection> AuthenticateAsync(Socket socket, SslClientAuthenticationOptions tls, CancellationToken cancellationToken)
+    {
+        var stream = new SslStream(new NetworkStream(socket, ownsSocket: true));
+        try
+        {
+            await stream.AuthenticateAsClientAsync(tls, cancellationToken);
+        }
+        catch (OperationCanceledException e)
+        {
+            await stream.DisposeAsync();
+            throw new UpstreamException(ForwarderError.ConnectTimeout, e);
+        }
+        catch (Exception e) when (e is AuthenticationException or IOException)
+        {
+            await stream.DisposeAsync();
+            throw new UpstreamException(ForwarderError.TlsHandshakeFailed, e);
+        }
+
+        return new SslPipeConnection(socket, stream, _inlineScheduling);
     }
 }

@@ -1,0 +1,67 @@
+using System.Net;
+using System.Security.Cryptography.X509Certificates;
+using LLRP.Configuration;
+using LLRP.Proxy;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Https;
+
+namespace LLRP.Hosting;
+
+/// <summary>
+/// Binds every address of <c>urls</c> the way Kestrel binds its own urls (<c>localhost</c> on both loopbacks, an address
+/// literal as given, any other host on every interface), each with <see cref="ProxyConnectionHandler"/> as its
+/// connection handler. An <c>https</c> address first runs Kestrel's TLS middleware with the certificate of
+/// <c>tls.certificatePath</c>, offering only <c>http/1.1</c> by ALPN, so the handler reads decrypted bytes.
+/// </summary>
+internal static class ProxyEndpoints
+{
+    /// <summary>How long a client may take over its TLS handshake (Kestrel's default).</summary>
+    private static readonly TimeSpan HandshakeTimeout = TimeSpan.FromSeconds(10);
+
+    public static void Listen(KestrelServerOptions kestrel, ProxyOptions options)
+    {
+        foreach (var url in options.Urls.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            var address = BindingAddress.Parse(url);
+            var certificate = string.Equals(address.Scheme, "https", StringComparison.OrdinalIgnoreCase)
+                ? options.ServerCertificate ?? throw new ProxyConfigurationException(ConfigurationKeys.CertificatePath, null, $"a certificate file, required by {ConfigurationKeys.Urls}={url}")
+                : null;
+            Action<ListenOptions> configure = listen => Configure(listen, certificate);
+            if (address.IsUnixPipe)
+            {
+                kestrel.ListenUnixSocket(address.UnixPipePath, configure);
+            }
+            else if (string.Equals(address.Host, "localhost", StringComparison.OrdinalIgnoreCase))
+            {
+                kestrel.ListenLocalhost(address.Port, configure);
+            }
+            else if (IPAddress.TryParse(address.Host, out var ip))
+            {
+                kestrel.Listen(ip, address.Port, configure);
+            }
+            else
+            {
+                kestrel.ListenAnyIP(address.Port, configure);
+            }
+        }
+    }
+
+    /// <summary>Connection middleware runs in the order it is added: TLS first, then the proxy.</summary>
+    private static void Configure(ListenOptions listen, X509Certificate2? certificate)
+    {
+        if (certificate is not null)
+        {
+            listen.Protocols = HttpProtocols.Http1;
+            listen.UseHttps(new HttpsConnectionAdapterOptions
+            {
+                ServerCertificate = certificate,
+                HandshakeTimeout = HandshakeTimeout,
+            });
+        }
+
+        listen.UseConnectionHandler<ProxyConnectionHandler>();
+    }
+}

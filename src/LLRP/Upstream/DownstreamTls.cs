@@ -1,0 +1,33 @@
+using System.Net.Security;
+using LLRP.Configuration;
+
+namespace LLRP.Upstream;
+
+/// <summary>
+/// How every mode authenticates an <c>https</c> downstream: the certificate must be valid for the downstream's host name
+/// (the system's trust store and name check), unless <c>tls.downstreamInsecure</c> accepts any certificate. Sessions
+/// are resumed across connections to the same host (<see cref="SslClientAuthenticationOptions.AllowTlsResume"/>).
+/// </summary>
+internal static class DownstreamTls
+{
+    private static readonly List<SslApplicationProtocol> Http11 = [SslApplicationProtocol.Http11];
+
+    /// <summary>The options of raw mode's TLS connections to <paramref name="downstream"/>: SNI and name check on its host (no SNI for an address literal), ALPN <c>http/1.1</c>.</summary>
+    public static SslClientAuthenticationOptions ClientOptions(DownstreamEndpoint downstream, bool insecure) => new()
+    {
+        TargetHost = downstream.Host,
+        ApplicationProtocols = Http11,
+        AllowTlsResume = true,
+        RemoteCertificateValidationCallback = Validation(insecure),
+    };
+
+    /// <summary>The options of <c>SocketsHttpHandler</c>, which sets the target host and ALPN of each connection itself.</summary>
+    public static SslClientAuthenticationOptions HandlerOptions(bool insecure) => new()
+    {
+        AllowTlsResume = true,
+        RemoteCertificateValidationCallback = Validation(insecure),
+    };
+
+    private static RemoteCertificateValidationCallback? Validation(bool insecure)
+        => insecure ? static (_, _, _, _) => true : null;
+}

@@ -1,0 +1,116 @@
+using System.Net.Security;
+using System.Net.Sockets;
+using LLRP.FunctionalTests.Infrastructure;
+using LLRP.Testing;
+
+namespace LLRP.FunctionalTests.Tls;
+
+/// <summary>
+/// https urls: Kestrel terminates TLS before the proxy's connection handler, which reads and forwards plaintext, and the
+/// forwarded request says the client came over https (RFC 9110 §4.2.2).
+/// </summary>
+public sealed class HttpsListenerTests : IDisposable
+{
+    private readonly TestCertificate _certificate = TestCertificate.Create();
+
+    public void Dispose() => _certificate.Dispose();
+
+    // RFC 9110 §4.2.2 and §7.6.3: the proxy tells the origin the scheme the client used.
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task HttpsClient_ForwardedWithXForwardedProtoHttps(string mode)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, TestHosts.HttpsListener(_certificate));
+        await using var client = await RawHttpClient.ConnectTlsAsync(proxy.Port, _certificate.Certificate);
+
+        await client.SendAsync("GET /over-tls?x=1 HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Proto: http\r\n\r\n");
+        var response = await client.ReadResponseAsync();
+
+        Assert.Equal(200, response.StatusCode);
+        Assert.Equal("ok", response.BodyText);
+        var request = origin.SingleRequest();
+        Assert.StartsWith("GET /over-tls?x=1 HTTP/1.1", request.Head.Raw, StringComparison.Ordinal);
+        Assert.Equal("https", Assert.Single(request.Head.GetAll("X-Forwarded-Proto")));
+    }
+
+    [Fact]
+    public async Task HttpsAndHttpUrls_EachConnectionForwardsItsOwnScheme()
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(
+            origin.Url,
+            LlrpModes.RawPooled,
+            [.. TestHosts.HttpsListener(_certificate), "urls=https://127.0.0.1:0;http://127.0.0.1:0"]);
+        var httpPort = new Uri(Assert.Single(proxy.Addresses, address => address.StartsWith("http://", StringComparison.Ordinal))).Port;
+
+        await using (var tls = await RawHttpClient.ConnectTlsAsync(proxy.Port, _certificate.Certificate))
+        {
+            await tls.SendAsync("GET /1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            Assert.Equal(200, (await tls.ReadResponseAsync()).StatusCode);
+        }
+
+        await using (var plain = await RawHttpClient.ConnectAsync(httpPort))
+        {
+            await plain.SendAsync("GET /2 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            Assert.Equal(200, (await plain.ReadResponseAsync()).StatusCode);
+        }
+
+        Assert.Equal(["https", "http"], origin.Requests.Select(request => request.Head.Get("X-Forwarded-Proto")));
+    }
+
+    [Fact]
+    public async Task Alpn_OnlyHttp11Offered()
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled, TestHosts.HttpsListener(_certificate));
+        using var socket = new Socket(SocketType.Stream, ProtocolType.Tcp);
+        await Deadline.RunAsync(token => socket.ConnectAsync("127.0.0.1", proxy.Port, token), "Connecting");
+        await using var tls = new SslStream(new NetworkStream(socket));
+
+        await Deadline.RunAsync(token => new ValueTask(tls.AuthenticateAsClientAsync(new SslClientAuthenticationOptions
+        {
+            TargetHost = "localhost",
+            ApplicationProtocols = [SslApplicationProtocol.Http2, SslApplicationProtocol.Http11],
+            RemoteCertificateValidationCallback = (_, _, _, _) => true,
+        }, token)), "The TLS handshake");
+
+        Assert.Equal(SslApplicationProtocol.Http11, tls.NegotiatedApplicationProtocol);
+    }
+
+    // The TLS middleware runs before the proxy's handler: a client that is not speaking TLS is dropped there, and the
+    // listener goes on serving.
+    [Theory]
+    [InlineData("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")]
+    [InlineData("\u0016\u0003\u0001\u0000\u0005garbage-after-a-record-header")]
+    public async Task NotAClientHello_ConnectionDroppedNextClientServed(string garbage)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled, TestHosts.HttpsListener(_certificate));
+
+        await using (var plain = await proxy.ConnectAsync())
+        {
+            await plain.SendAsync(garbage);
+            var answer = await ReadUntilClosedAsync(plain);
+            Assert.DoesNotContain("HTTP/1.1", System.Text.Encoding.Latin1.GetString(answer), StringComparison.Ordinal);
+        }
+
+        await using var client = await RawHttpClient.ConnectTlsAsync(proxy.Port, _certificate.Certificate);
+        await client.SendAsync("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        Assert.Equal(200, (await client.ReadResponseAsync()).StatusCode);
+        Assert.Single(origin.Requests);
+    }
+
+    /// <summary>Whatever the listener sent before it closed (a TLS alert at most), or nothing when it reset the connection.</summary>
+    private static async Task<byte[]> ReadUntilClosedAsync(RawHttpClient client)
+    {
+        try
+        {
+            return await client.ReadToEndAsync();
+        }
+        catch (IOException e) when (e.InnerException is SocketException { SocketErrorCode: SocketError.ConnectionReset })
+        {
+            return [];
+        }
+    }
+}
