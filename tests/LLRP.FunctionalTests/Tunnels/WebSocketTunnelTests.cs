@@ -18,15 +18,15 @@ public sealed class WebSocketTunnelTests
         await using var hosts = await ProxiedDownstream.StartAsync(mode);
         using var socket = await ConnectAsync(hosts.Proxy, "/ws");
 
-        await SendAsync(socket, Encoding.UTF8.GetBytes("hello"), WebSocketMessageType.Text);
-        var text = await ReceiveMessageAsync(socket);
+        await WebSocketClient.SendAsync(socket, Encoding.UTF8.GetBytes("hello"), WebSocketMessageType.Text);
+        var text = await WebSocketClient.ReceiveMessageAsync(socket);
         Assert.Equal(WebSocketMessageType.Text, text.Type);
         Assert.Equal("hello", Encoding.UTF8.GetString(text.Payload));
 
         // Larger than every buffer on the way, so it crosses many reads and writes of the tunnel.
         var large = RandomNumberGenerator.GetBytes(3 * 1024 * 1024 + 17);
-        await SendAsync(socket, large, WebSocketMessageType.Binary);
-        var echoed = await ReceiveMessageAsync(socket);
+        await WebSocketClient.SendAsync(socket, large, WebSocketMessageType.Binary);
+        var echoed = await WebSocketClient.ReceiveMessageAsync(socket);
         Assert.Equal(WebSocketMessageType.Binary, echoed.Type);
         Assert.True(large.AsSpan().SequenceEqual(echoed.Payload), "The large message came back altered.");
 
@@ -39,7 +39,7 @@ public sealed class WebSocketTunnelTests
                 "A fragment send");
         }
 
-        Assert.Equal("fragmented", Encoding.UTF8.GetString((await ReceiveMessageAsync(socket)).Payload));
+        Assert.Equal("fragmented", Encoding.UTF8.GetString((await WebSocketClient.ReceiveMessageAsync(socket)).Payload));
 
         // RFC 6455 §7.1.2: the close handshake goes through, with its status and reason.
         await Deadline.RunAsync(token => new ValueTask(socket.CloseAsync(WebSocketCloseStatus.NormalClosure, "bye", token)), "The close handshake");
@@ -55,10 +55,10 @@ public sealed class WebSocketTunnelTests
         await using var hosts = await ProxiedDownstream.StartAsync(mode);
         using var socket = await ConnectAsync(hosts.Proxy, "/ws?abort=1");
 
-        await SendAsync(socket, "last"u8.ToArray(), WebSocketMessageType.Text);
-        Assert.Equal("last", Encoding.UTF8.GetString((await ReceiveMessageAsync(socket)).Payload));
-        await SendAsync(socket, "aborts"u8.ToArray(), WebSocketMessageType.Text);
-        await Assert.ThrowsAsync<WebSocketException>(() => ReceiveMessageAsync(socket));
+        await WebSocketClient.SendAsync(socket, "last"u8.ToArray(), WebSocketMessageType.Text);
+        Assert.Equal("last", Encoding.UTF8.GetString((await WebSocketClient.ReceiveMessageAsync(socket)).Payload));
+        await WebSocketClient.SendAsync(socket, "aborts"u8.ToArray(), WebSocketMessageType.Text);
+        await Assert.ThrowsAsync<WebSocketException>(() => WebSocketClient.ReceiveMessageAsync(socket));
 
         await using var client = await hosts.ConnectAsync();
         await client.SendAsync("GET /?s=10 HTTP/1.1\r\nHost: client.test\r\n\r\n");
@@ -74,7 +74,23 @@ public sealed class WebSocketTunnelTests
         Assert.Equal(WebSocketState.Open, socket.State);
 
         // The origin never answers and the client sends nothing: only the idle timeout ends this.
-        await Assert.ThrowsAsync<WebSocketException>(() => ReceiveMessageAsync(socket));
+        await Assert.ThrowsAsync<WebSocketException>(() => WebSocketClient.ReceiveMessageAsync(socket));
+    }
+
+    /// <summary>A tunnel has no message boundary to drain to: stopping closes it at once, well before the shutdown timeout.</summary>
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ProxyStops_TunnelClosedWithoutWaitingForShutdownTimeout(string mode)
+    {
+        await using var hosts = await ProxiedDownstream.StartAsync(mode, "shutdownTimeoutMs=60000");
+        using var socket = await ConnectAsync(hosts.Proxy, "/ws");
+        await WebSocketClient.SendAsync(socket, "before"u8.ToArray(), WebSocketMessageType.Text);
+        Assert.Equal("before", Encoding.UTF8.GetString((await WebSocketClient.ReceiveMessageAsync(socket)).Payload));
+
+        using var stopLimit = new CancellationTokenSource(Deadline.Io);
+        await hosts.Proxy.StopAsync(stopLimit.Token).WaitAsync(Deadline.Io);
+
+        await Assert.ThrowsAsync<WebSocketException>(() => WebSocketClient.ReceiveMessageAsync(socket));
     }
 
     [Theory]
@@ -92,30 +108,6 @@ public sealed class WebSocketTunnelTests
         Assert.Equal(10, next.Body.Length);
     }
 
-    private static async Task<ClientWebSocket> ConnectAsync(HostedApp proxy, string pathAndQuery)
-    {
-        var socket = new ClientWebSocket();
-        socket.Options.KeepAliveInterval = TimeSpan.Zero;
-        await Deadline.RunAsync(token => new ValueTask(socket.ConnectAsync(new Uri($"ws://{proxy.Authority}{pathAndQuery}"), token)), "The WebSocket handshake");
-        return socket;
-    }
-
-    private static Task SendAsync(ClientWebSocket socket, byte[] payload, WebSocketMessageType type)
-        => Deadline.RunAsync(token => socket.SendAsync(payload.AsMemory(), type, endOfMessage: true, token), "A WebSocket send");
-
-    private static Task<(WebSocketMessageType Type, byte[] Payload)> ReceiveMessageAsync(ClientWebSocket socket)
-        => Deadline.RunAsync(async token =>
-        {
-            using var message = new MemoryStream();
-            var buffer = new byte[64 * 1024];
-            while (true)
-            {
-                var received = await socket.ReceiveAsync(buffer.AsMemory(), token);
-                message.Write(buffer, 0, received.Count);
-                if (received.EndOfMessage)
-                {
-                    return (received.MessageType, message.ToArray());
-                }
-            }
-        }, "A WebSocket message");
+    private static Task<ClientWebSocket> ConnectAsync(HostedApp proxy, string pathAndQuery)
+        => WebSocketClient.ConnectAsync(new Uri($"ws://{proxy.Authority}{pathAndQuery}"));
 }
