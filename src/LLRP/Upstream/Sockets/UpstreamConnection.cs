@@ -19,7 +19,7 @@ internal sealed class UpstreamConnection(ConnectionContext transport, Downstream
 
     public IDuplexPipe Transport => transport.Transport;
 
-    /// <summary>Completing the output shuts the socket down for sending only (<see cref="SocketPipeConnection"/>).</summary>
+    /// <summary>Completing the output ends what is sent, the socket half-closed (<see cref="PipeConnection"/>).</summary>
     public bool HalfCloses => true;
 
     /// <summary><see cref="Environment.TickCount64"/> when the connection last went back to the pool.</summary>
