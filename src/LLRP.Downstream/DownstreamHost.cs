@@ -8,7 +8,9 @@ namespace LLRP.Downstream;
 /// <summary>
 /// Builds the bundled origin: a Kestrel app with ASP.NET Core's WebSocket middleware and one terminal middleware that dispatches on the
 /// path (see <see cref="RequestDispatcher"/>). Configuration comes from the command line and
-/// environment variables; with no urls or ports configured it listens on <see cref="DefaultUrls"/>.
+/// environment variables; with no urls or ports configured it listens on <see cref="DefaultUrls"/>. An <c>https://</c> url
+/// takes its certificate from Kestrel's configuration (<c>Kestrel:Certificates:Default:Path</c> and <c>:Password</c>), which the
+/// slim builder reads only once <c>UseKestrelHttpsConfiguration</c> is called.
 /// </summary>
 public static class DownstreamHost
 {
@@ -22,6 +24,7 @@ public static class DownstreamHost
         var builder = WebApplication.CreateSlimBuilder(args);
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.WebHost.UseSockets();
+        builder.WebHost.UseKestrelHttpsConfiguration();
         builder.WebHost.ConfigureKestrel(options =>
         {
             options.AddServerHeader = false;

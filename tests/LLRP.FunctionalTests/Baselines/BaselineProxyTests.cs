@@ -40,6 +40,27 @@ public sealed class BaselineProxyTests
 
     [Theory]
     [MemberData(nameof(TestHosts.Baselines), MemberType = typeof(TestHosts))]
+    public async Task HttpsDownstream_SelfSignedAcceptedOnlyWithDownstreamInsecure(string baselineName)
+    {
+        await using var downstream = await TestHosts.StartTlsDownstreamAsync();
+        var origin = $"https://{downstream.Authority}";
+        await using var insecure = await TestHosts.StartBaselineAsync(baselineName, origin, "downstreamInsecure=true");
+        await using var strict = await TestHosts.StartBaselineAsync(baselineName, origin);
+        await using var insecureClient = await insecure.ConnectAsync();
+        await using var strictClient = await strict.ConnectAsync();
+
+        await insecureClient.SendAsync("GET /?s=1000 HTTP/1.1\r\nHost: client.test\r\n\r\n");
+        var accepted = await insecureClient.ReadResponseAsync();
+        await strictClient.SendAsync("GET /?s=1000 HTTP/1.1\r\nHost: client.test\r\n\r\n");
+        var refused = await strictClient.ReadResponseAsync();
+
+        Assert.Equal(200, accepted.StatusCode);
+        Assert.Equal(DownstreamBody.PatternText(1000), accepted.BodyText);
+        Assert.Equal(502, refused.StatusCode);
+    }
+
+    [Theory]
+    [MemberData(nameof(TestHosts.Baselines), MemberType = typeof(TestHosts))]
     public async Task DownstreamDown_502(string baselineName)
     {
         await using var baseline = await TestHosts.StartBaselineAsync(baselineName, $"http://127.0.0.1:{LoopbackPort.Closed()}");

@@ -24,10 +24,13 @@ public static class TestHosts
     /// <summary>The names <see cref="StartBaselineAsync"/> takes.</summary>
     public static TheoryData<string> Baselines => new("httpclient", "yarp");
 
-    /// <summary>Starts a full ASP.NET Core baseline in front of <paramref name="downstream"/>: <c>httpclient</c> (HttpClient in a catch-all endpoint) or <c>yarp</c> (YARP, one catch-all route, default transforms).</summary>
-    public static Task<HostedApp> StartBaselineAsync(string baseline, string downstream)
+    /// <summary>
+    /// Starts a full ASP.NET Core baseline in front of <paramref name="downstream"/>: <c>httpclient</c> (HttpClient in a catch-all
+    /// endpoint) or <c>yarp</c> (YARP, one catch-all route, default transforms); each setting is a <c>key=value</c> pair.
+    /// </summary>
+    public static Task<HostedApp> StartBaselineAsync(string baseline, string downstream, params string[] settings)
     {
-        string[] args = ["--urls=http://127.0.0.1:0", $"--downstream={downstream}"];
+        string[] args = ["--urls=http://127.0.0.1:0", $"--downstream={downstream}", .. settings.Select(setting => "--" + setting)];
         return HostedApp.StartAsync(baseline switch
         {
             "httpclient" => HttpClientProxyHost.Build(args),
@@ -38,4 +41,8 @@ public static class TestHosts
 
     public static Task<HostedApp> StartDownstreamAsync() =>
         HostedApp.StartAsync(DownstreamHost.Build(["--urls=http://127.0.0.1:0"]));
+
+    /// <summary>Starts the bundled origin on https, with the self-signed <see cref="TestCertificate"/>; its address is <c>https://</c> + <see cref="HostedApp.Authority"/>.</summary>
+    public static Task<HostedApp> StartTlsDownstreamAsync() =>
+        HostedApp.StartAsync(DownstreamHost.Build(["--urls=https://127.0.0.1:0", .. TestCertificate.KestrelArguments]));
 }
