@@ -4,7 +4,10 @@ using System.Security.Cryptography.X509Certificates;
 
 namespace LLRP.FunctionalTests.Infrastructure;
 
-/// <summary>A self-signed certificate for localhost and 127.0.0.1 in a PKCS#12 file, made once per test run, for origins that listen on https.</summary>
+/// <summary>
+/// A self-signed certificate for localhost and 127.0.0.1 in a PKCS#12 file, made once per test run (and deleted when it
+/// ends), for origins that listen on https.
+/// </summary>
 public static class TestCertificate
 {
     public const string Password = "llrp-tests";
@@ -28,6 +31,7 @@ public static class TestCertificate
         using var certificate = request.CreateSelfSigned(DateTimeOffset.UtcNow.AddDays(-1), DateTimeOffset.UtcNow.AddDays(30));
         var path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"llrp-tests-{Environment.ProcessId}.pfx");
         File.WriteAllBytes(path, certificate.Export(X509ContentType.Pfx, Password));
+        AppDomain.CurrentDomain.ProcessExit += (_, _) => File.Delete(path);
         return path;
     }
 }
