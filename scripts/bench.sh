@@ -2,11 +2,12 @@
 # LLRP's local side-by-side benchmark, one command from the repository root:
 #   bash scripts/bench.sh [--quick] [--rounds N] [--duration S] [--only name,name] [--unpinned] [--baseline-ref REF]
 #                         [--origin nginx|bundled] [--idle-connections N] [--no-idle] ...
-# Installs wrk, haproxy, nginx and curl with apt-get when missing, publishes LLRP, the bundled origin, the
-# baselines (src/Baselines/*) and the runner in Release into artifacts/publish/<project>, raises the open-file
-# limit (the runner holds the idle connections and the contenders inherit it), then runs src/LLRP.Bench, which
+# Installs wrk, haproxy, nginx, curl and openssl (the https shapes' certificate) with apt-get when missing,
+# publishes LLRP, the bundled origin, the baselines (src/Baselines/*) and the runner in Release into
+# artifacts/publish/<project>, raises the open-file limit (the runner holds the idle connections and the contenders
+# inherit it), then runs src/LLRP.Bench, which
 # writes results/<UTC timestamp>/{results.md,results.json,crank/,chart.svg}. The shapes go to an nginx origin
-# (scripts/nginx-origin.sh) when nginx is installed, the 1 GiB bodies to the bundled origin.
+# (scripts/nginx-origin.sh) when nginx is installed, the 1 GiB bodies and the WebSocket echo to the bundled origin.
 # `bash scripts/bench.sh --help` lists every option.
 set -euo pipefail
 
@@ -41,7 +42,7 @@ trap cleanup EXIT
 
 install_tools() {
   local missing=()
-  for tool in wrk haproxy nginx curl; do
+  for tool in wrk haproxy nginx curl openssl; do
     PATH="$PATH:/usr/sbin" command -v "$tool" >/dev/null || missing+=("$tool")
   done
   [[ ${#missing[@]} -eq 0 ]] && return 0

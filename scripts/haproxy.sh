@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Runs HAProxy (Debian package) in the foreground as a reverse proxy in front of one origin, configured
 # like DESIGN.md's benchmark method: nbthread 1, mode http, http-reuse safe, option forwardfor, no logging.
+# WebSocket upgrades are tunnelled by mode http itself; a tunnel stays open while idle for timeout tunnel.
+# --scheme https terminates TLS on the listen address (ALPN http/1.1), --downstream-scheme https speaks TLS to the
+# origin (SNI localhost, no verification: the origin's certificate is self-signed). The certificate is --tls-cert's
+# DIR/haproxy.pem, generated there by scripts/tls-cert.sh when missing (default DIR: --dir's tls folder).
 # The configuration is generated into --dir; the process execs, so its pid is HAProxy's. Once the port accepts
 # connections, "haproxy is ready: <listen> accepts connections" is printed (crank's readyStateText). maxconn is half
 # the hard open-file limit, capped at 65536 (two descriptors per proxied connection), so thousands of idle clients
 # fit: HAProxy raises its own soft limit to what maxconn needs and refuses to start when the hard limit is lower.
 #
 # usage: scripts/haproxy.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081 --dir DIR [--threads N]
+#                           [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR]
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -14,19 +19,34 @@ listen=127.0.0.1:8080
 downstream=127.0.0.1:8081
 dir=haproxy
 threads=1
+scheme=http
+downstream_scheme=http
+tls_cert=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --listen) listen="$2"; shift 2 ;;
     --downstream) downstream="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
+    --scheme) scheme="$2"; shift 2 ;;
+    --downstream-scheme) downstream_scheme="$2"; shift 2 ;;
+    --tls-cert) tls_cert="$2"; shift 2 ;;
     *) echo "haproxy.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
 
 export PATH="$PATH:/usr/sbin:/sbin"
 command -v haproxy >/dev/null || { echo "haproxy.sh: haproxy is not installed (apt-get install haproxy)" >&2; exit 127; }
+for value in "$scheme" "$downstream_scheme"; do
+  [[ $value == http || $value == https ]] || { echo "haproxy.sh: scheme '$value' is not http or https" >&2; exit 2; }
+done
 mkdir -p "$dir"
+tls_cert="${tls_cert:-$dir/tls}"
+bash "$here/tls-cert.sh" --dir "$tls_cert" --schemes "$scheme,$downstream_scheme"
+bind_tls=""
+server_tls=""
+[[ $scheme == https ]] && bind_tls=" ssl crt $tls_cert/haproxy.pem alpn http/1.1"
+[[ $downstream_scheme == https ]] && server_tls=" ssl verify none sni str(localhost) alpn http/1.1"
 nofile="$(ulimit -Hn)"
 [[ $nofile == unlimited || $nofile -gt 65536 ]] && nofile=65536
 maxconn=$(((nofile - 100) / 2))
@@ -44,13 +64,14 @@ defaults
     timeout client 60s
     timeout server 60s
     timeout http-keep-alive 60s
+    timeout tunnel 1h
 
 frontend proxy
-    bind $listen
+    bind $listen$bind_tls
     default_backend origin
 
 backend origin
-    server origin1 $downstream
+    server origin1 $downstream$server_tls
 CONFIG
 
 haproxy -c -q -f "$config"

@@ -12,23 +12,31 @@
 #   POST /sink   200 with the body "ok\n"; nginx reads and discards the request body itself. It does not count
 #                or hash the body as the bundled origin does, and a `return` may answer before a large upload has
 #                arrived: large bodies stay on the bundled origin.
+# With --tls-listen ADDR the same server also listens on ADDR with TLS (session cache on), for the https shapes' origin
+# leg; its certificate is --tls-cert's DIR/cert.pem and DIR/key.pem, generated there by scripts/tls-cert.sh when
+# missing (default DIR: --dir's tls folder).
 # Prefix, configuration, pid file, files served (DIR/www/small/N, DIR/www/large/N), temp folders and error log live
 # in --dir; the process execs. Once the port accepts connections, "nginx-origin is ready: <listen> accepts
 # connections" is printed. Connections per worker follow the hard open-file limit (at most 65536), so thousands of
 # idle clients of a proxy that holds one upstream connection per client fit.
 #
 # usage: scripts/nginx-origin.sh --listen 127.0.0.1:8081 --dir DIR [--sizes 10,1024,102400]
+#                                [--tls-listen 127.0.0.1:8443] [--tls-cert DIR]
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/nginx-common.sh"
 listen=127.0.0.1:8081
 dir=nginx-origin
 sizes=10,1024,102400
+tls_listen=""
+tls_cert=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --listen) listen="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --sizes) sizes="$2"; shift 2 ;;
+    --tls-listen) tls_listen="$2"; shift 2 ;;
+    --tls-cert) tls_cert="$2"; shift 2 ;;
     *) echo "nginx-origin.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -37,6 +45,16 @@ nginx_require nginx-origin.sh
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 rm -rf "$dir/www"
+tls_server=""
+if [[ -n $tls_listen ]]; then
+  tls_cert="${tls_cert:-$dir/tls}"
+  bash "$(dirname "${BASH_SOURCE[0]}")/tls-cert.sh" --dir "$tls_cert"
+  tls_cert="$(cd "$tls_cert" && pwd)"
+  tls_server="        listen $tls_listen ssl;
+        ssl_certificate $tls_cert/cert.pem;
+        ssl_certificate_key $tls_cert/key.pem;
+        ssl_session_cache shared:origin_tls:10m;"
+fi
 mkdir -p "$dir/www/small" "$dir/www/large"
 
 # One file per size (10 always: the size when s is absent), cut from the pattern doubled until it is long enough,
@@ -87,6 +105,7 @@ $size_map        default /small/missing;
 
     server {
         listen $listen;
+$tls_server
         root $dir/www;
 
         location = /sink {

@@ -4,12 +4,17 @@
 # Connection "" upstream, X-Forwarded-For, access_log off. Bodies stream both ways (no request buffering,
 # no temp files) and keep-alive connections are not recycled every 1000 requests (nginx's default), so a
 # 1 GiB upload or download and a long run measure forwarding, not spooling or reconnecting.
+# /ws is relayed as a WebSocket (Upgrade and Connection: upgrade passed on, a tunnel idle for up to an hour).
+# --scheme https terminates TLS on the listen address, --downstream-scheme https speaks TLS to the origin (sessions
+# reused, no verification: nginx's default, the origin's certificate being self-signed). The certificate is --tls-cert's
+# DIR/cert.pem and DIR/key.pem, generated there by scripts/tls-cert.sh when missing (default DIR: --dir's tls folder).
 # Prefix, configuration, pid file, temp folders and error log live in --dir; the process execs. Once the port
 # accepts connections, "nginx is ready: <listen> accepts connections" is printed (crank's readyStateText).
 # Connections per worker (client and upstream ones together) follow the hard open-file limit, at most 65536, so
 # thousands of idle clients fit.
 #
 # usage: scripts/nginx.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081 --dir DIR [--workers N]
+#                         [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR]
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/nginx-common.sh"
@@ -17,19 +22,33 @@ listen=127.0.0.1:8080
 downstream=127.0.0.1:8081
 dir=nginx
 workers=1
+scheme=http
+downstream_scheme=http
+tls_cert=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --listen) listen="$2"; shift 2 ;;
     --downstream) downstream="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --workers) workers="$2"; shift 2 ;;
+    --scheme) scheme="$2"; shift 2 ;;
+    --downstream-scheme) downstream_scheme="$2"; shift 2 ;;
+    --tls-cert) tls_cert="$2"; shift 2 ;;
     *) echo "nginx.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
 
 nginx_require nginx.sh
+for value in "$scheme" "$downstream_scheme"; do
+  [[ $value == http || $value == https ]] || { echo "nginx.sh: scheme '$value' is not http or https" >&2; exit 2; }
+done
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
+tls_cert="${tls_cert:-$dir/tls}"
+bash "$(dirname "${BASH_SOURCE[0]}")/tls-cert.sh" --dir "$tls_cert" --schemes "$scheme,$downstream_scheme"
+tls_cert="$(cd "$tls_cert" 2>/dev/null && pwd || echo "$tls_cert")"
+listen_tls=""
+[[ $scheme == https ]] && listen_tls=" ssl"
 {
 nginx_main_context "$dir" "$workers"
 cat <<CONFIG
@@ -49,15 +68,41 @@ cat <<CONFIG
     }
 
     server {
-        listen $listen;
+        listen $listen$listen_tls;
+CONFIG
+if [[ $scheme == https ]]; then
+cat <<CONFIG
+        ssl_certificate $tls_cert/cert.pem;
+        ssl_certificate_key $tls_cert/key.pem;
+        ssl_session_cache shared:client_tls:10m;
+CONFIG
+fi
+if [[ $downstream_scheme == https ]]; then
+cat <<CONFIG
+        proxy_ssl_session_reuse on;
+        proxy_ssl_server_name on;
+        proxy_ssl_name localhost;
+CONFIG
+fi
+cat <<CONFIG
 
         location / {
-            proxy_pass http://origin;
+            proxy_pass $downstream_scheme://origin;
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
             proxy_request_buffering off;
             proxy_max_temp_file_size 0;
+        }
+
+        location = /ws {
+            proxy_pass $downstream_scheme://origin;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade \$http_upgrade;
+            proxy_set_header Connection "upgrade";
+            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+            proxy_read_timeout 1h;
+            proxy_send_timeout 1h;
         }
     }
 }

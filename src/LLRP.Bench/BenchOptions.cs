@@ -14,7 +14,10 @@ public sealed record BenchOptions
           --duration S         seconds measured per contender and shape (default 10)
           --warmup S           seconds of load before each measurement (default 3)
           --only a,b,...       contenders to run (names below), always in catalog order
-          --shapes a,b,...     load shapes to run (names below)
+          --shapes a,b,...     load shapes to run (names below): http on both legs (get-10b-c32, …), TLS from the client
+                               (https-http-get-1kb-c32, …) or on both legs (https-https-…; the run's self-signed
+                               certificate is made by scripts/tls-cert.sh), and a WebSocket echo of 64 KiB messages
+                               (ws-64kib-c32, always through the bundled origin); default: all
           --unpinned           do not pin the proxy to core 0 and origin + load to core 1
           --no-large-bodies    skip the 1 GiB download and upload
           --origin nginx|bundled

@@ -9,9 +9,10 @@ namespace LLRP.Baselines.HttpClientProxy;
 /// The terminal middleware: copies <c>HttpContext.Request</c> into an <see cref="HttpRequestMessage"/> (method, raw target
 /// under the downstream's base URI, fields minus hop-by-hop ones and <c>Host</c>, body streamed), sends it with one shared
 /// invoker, then copies status, fields (minus hop-by-hop ones) and the streamed body back into <c>HttpContext.Response</c>.
-/// A downstream failure is a 502 (504 on timeout) before the response started, an abort after.
+/// A downstream failure is a 502 (504 on timeout) before the response started, an abort after. With
+/// <paramref name="acceptAnyCertificate"/> an https:// downstream's certificate is not checked (a self-signed benchmark origin).
 /// </summary>
-internal sealed class Forwarder(Uri downstream)
+internal sealed class Forwarder(Uri downstream, bool acceptAnyCertificate)
 {
     private static readonly UriCreationOptions Verbatim = new() { DangerousDisablePathAndQueryCanonicalization = true };
 
@@ -26,6 +27,7 @@ internal sealed class Forwarder(Uri downstream)
         ActivityHeadersPropagator = null,
         ConnectTimeout = TimeSpan.FromSeconds(10),
         RequestHeaderEncodingSelector = static (_, _) => Encoding.Latin1,
+        SslOptions = { RemoteCertificateValidationCallback = acceptAnyCertificate ? static (_, _, _, _) => true : null },
     });
 
     public async Task ForwardAsync(HttpContext context)

@@ -1,3 +1,4 @@
+using LLRP.Bench.Certificates;
 using LLRP.Bench.Processes;
 
 namespace LLRP.Bench.Contenders;
@@ -37,12 +38,26 @@ public static class ContenderCatalog
 
     /// <param name="options">Where the builds are and where generated configs go.</param>
     /// <param name="proxyPort">Where the contender listens; the origin is <see cref="Contender.OriginToken"/> in the arguments.</param>
+    /// <remarks>
+    /// With TLS on the client leg, LLRP gets <c>urls=https://…</c>, <c>tls.certificatePath</c> and <c>tls.certificatePassword</c>;
+    /// on the origin leg, <c>downstream=https://…</c> and <c>tls.downstreamInsecure=true</c>. The baseline apps get Kestrel's
+    /// certificate keys and <c>tls.downstreamInsecure=true</c> too; HAProxy and nginx their scripts' <c>--scheme</c>,
+    /// <c>--downstream-scheme</c> and <c>--tls-cert</c>.
+    /// </remarks>
     public static IReadOnlyList<Contender> Create(BenchOptions options, int proxyPort)
     {
         var listen = $"127.0.0.1:{proxyPort}";
+        var certificate = TlsCertificate.For(options);
         var llrp = Path.Combine(options.PublishRoot, "LLRP", "LLRP.dll");
         Contender Llrp(string name, string description, params string[] arguments) => DotNet(
-            name, description, llrp, [$"--urls=http://{listen}", $"--downstream=http://{Contender.OriginToken}", .. arguments]);
+            name,
+            description,
+            llrp,
+            [$"--urls={Contender.SchemeToken}://{listen}", $"--downstream={Contender.OriginSchemeToken}://{Contender.OriginToken}", .. arguments]) with
+        {
+            ClientTlsArguments = [$"--tls.certificatePath={certificate.PfxPath}", $"--tls.certificatePassword={TlsCertificate.Password}"],
+            OriginTlsArguments = ["--tls.downstreamInsecure=true"],
+        };
 
         Contender[] contenders =
         [
@@ -109,7 +124,12 @@ public static class ContenderCatalog
 
         var assembly = Path.GetFileNameWithoutExtension(project);
         var dll = Path.Combine(options.PublishRoot, assembly, assembly + ".dll");
-        return DotNet(name, description, dll, [$"--urls=http://{listen}", $"--downstream=http://{Contender.OriginToken}", "--Logging:LogLevel:Default=Warning"], environment);
+        var arguments = new[] { $"--urls={Contender.SchemeToken}://{listen}", $"--downstream={Contender.OriginSchemeToken}://{Contender.OriginToken}", "--Logging:LogLevel:Default=Warning" };
+        return DotNet(name, description, dll, arguments, environment) with
+        {
+            ClientTlsArguments = TlsCertificate.For(options).KestrelArguments,
+            OriginTlsArguments = ["--tls.downstreamInsecure=true"],
+        };
     }
 
     private static Contender Native(BenchOptions options, string name, string description, string program, string listen) => new()
@@ -124,6 +144,9 @@ public static class ContenderCatalog
             "--listen", listen,
             "--downstream", Contender.OriginToken,
             "--dir", Path.Combine(options.ResultsDirectory, program),
+            "--scheme", Contender.SchemeToken,
+            "--downstream-scheme", Contender.OriginSchemeToken,
+            "--tls-cert", TlsCertificate.For(options).Directory,
         ],
         UnavailableReason = ExecutableSearch.IsOnPath(program) ? null : $"'{program}' is not installed (apt-get install {program})",
     };

@@ -2,17 +2,27 @@ using System.Globalization;
 
 namespace LLRP.Bench.Load;
 
-/// <summary>One load pattern: a request (GET of a body size, or POST of a body) at a connection count.</summary>
+/// <summary>
+/// One load pattern: a request (GET of a body size, or POST of a body) at a connection count over given legs, or a
+/// WebSocket echo of fixed-size messages.
+/// </summary>
 /// <param name="Name">Stable identifier used in file names and crank result names, e.g. <c>get-10b-c32</c>.</param>
 /// <param name="Title">Human title, e.g. <c>GET 10 B, 32 connections</c>.</param>
 /// <param name="Path">Path and query on the origin's contract, e.g. <c>/?s=10</c>.</param>
-/// <param name="Connections">wrk's <c>-c</c>.</param>
+/// <param name="Connections">wrk's <c>-c</c>, or the WebSocket connections.</param>
 /// <param name="RequestBodyBytes">POST body size; 0 for a GET.</param>
-public sealed record LoadShape(string Name, string Title, string Path, int Connections, int RequestBodyBytes)
+/// <param name="Legs">The schemes of the client → contender and contender → origin legs; http on both by default.</param>
+/// <param name="WebSocketMessageBytes">
+/// &gt; 0: a WebSocket echo (<see cref="WebSocketEchoLoad"/>) of binary messages of this size instead of wrk.
+/// </param>
+public sealed record LoadShape(
+    string Name, string Title, string Path, int Connections, int RequestBodyBytes, Legs Legs = default, int WebSocketMessageBytes = 0)
 {
     private const string SizeQuery = "/?s=";
 
     public bool IsPost => RequestBodyBytes > 0;
+
+    public bool IsWebSocket => WebSocketMessageBytes > 0;
 
     /// <summary>The body size the request asks the origin for (<c>/?s=N</c>); null when it asks for none.</summary>
     public int? ResponseSize => Path.StartsWith(SizeQuery, StringComparison.Ordinal)

@@ -1,9 +1,16 @@
 namespace LLRP.Bench.Load;
 
-/// <summary>The shapes of DESIGN.md's benchmark method: GET 10 B, 1 KB, 100 KB and POST 1 KB, at 32, 128 and 256 connections.</summary>
+/// <summary>
+/// The shapes of DESIGN.md's benchmark method: GET 10 B, 1 KB, 100 KB and POST 1 KB, at 32, 128 and 256 connections, over
+/// http; GET 1 KB, 100 KB and POST 1 KB at 32 connections with TLS from the client (<c>https-http-*</c>) and on both legs
+/// (<c>https-https-*</c>); and a WebSocket echo of 64 KiB messages on 32 connections (<c>ws-64kib-c32</c>).
+/// </summary>
 public static class LoadShapes
 {
-    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create)];
+    public static readonly LoadShape WebSocketEcho = new(
+        "ws-64kib-c32", "WebSocket echo, 64 KiB binary messages, 32 connections", "/ws", 32, 0, WebSocketMessageBytes: 64 * 1024);
+
+    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create), .. WithTls(), WebSocketEcho];
 
     /// <summary>The single shape of a quick run.</summary>
     public static readonly LoadShape Quick = All[0];
@@ -15,4 +22,15 @@ public static class LoadShapes
         yield return new LoadShape($"get-100kb-c{connections}", $"GET 100 KB, {connections} connections", "/?s=102400", connections, 0);
         yield return new LoadShape($"post-1kb-c{connections}", $"POST 1 KB to /sink, {connections} connections", "/sink", connections, 1024);
     }
+
+    /// <summary>The 32-connection shapes but GET 10 B, named after their legs: https-http-get-1kb-c32, https-https-get-1kb-c32, …</summary>
+    private static IEnumerable<LoadShape> WithTls()
+        => from legs in new[] { new Legs(ClientTls: true, OriginTls: false), new Legs(ClientTls: true, OriginTls: true) }
+           from shape in Create(32).Skip(1)
+           select shape with
+           {
+               Name = $"{legs.Name}-{shape.Name}",
+               Title = $"{shape.Title}, {(legs.OriginTls ? "TLS on both legs" : "TLS from the client, http to the origin")}",
+               Legs = legs,
+           };
 }

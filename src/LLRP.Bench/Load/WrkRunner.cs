@@ -5,7 +5,8 @@ namespace LLRP.Bench.Load;
 
 /// <summary>
 /// Runs <c>wrk -t1 -c N -d S --latency</c> with scripts/wrk/status.lua (GET) or post.lua (POST), which count
-/// non-2xx responses; pinned to the load CPU when the run is pinned.
+/// non-2xx responses, over http or https (wrk does not check the certificate) as the shape's client leg says; pinned to
+/// the load CPU when the run is pinned.
 /// </summary>
 /// <param name="scriptsDirectory">scripts/wrk of the repository.</param>
 /// <param name="cpus">The <c>taskset -c</c> list for wrk, or null when unpinned.</param>
@@ -23,7 +24,7 @@ public sealed class WrkRunner(string scriptsDirectory, string? cpus)
             "--latency",
             "--timeout", "10s",
             "-s", Path.Combine(scriptsDirectory, shape.IsPost ? "post.lua" : "status.lua"),
-            $"http://127.0.0.1:{port}{shape.Path}",
+            $"{shape.Legs.ClientScheme}://127.0.0.1:{port}{shape.Path}",
         ];
         if (shape.IsPost)
         {

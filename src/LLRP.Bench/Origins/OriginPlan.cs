@@ -1,12 +1,15 @@
+using LLRP.Bench.Load;
 using LLRP.Bench.Processes;
 
 namespace LLRP.Bench.Origins;
 
 /// <summary>
-/// Which origin serves what, and where. The shapes go to <see cref="ShapesOrigin"/>. The 1 GiB bodies always go to the
-/// bundled origin: its /sink counts and hashes the upload, while nginx's <c>return</c> answers before a large upload has
-/// arrived, which a proxy must treat as an early response. With nginx for the shapes and large bodies on, two origins
-/// run on two ports and every contender is started once per origin per round.
+/// Which origin serves what, and where. The http shapes go to <see cref="ShapesOrigin"/>; when a selected shape has a TLS
+/// leg, the same origin process also listens with TLS on <see cref="ShapesTlsPort"/>. The 1 GiB bodies and the WebSocket
+/// echo always go to the bundled origin: its /sink counts and hashes the upload, while nginx's <c>return</c> answers before
+/// a large upload has arrived, which a proxy must treat as an early response; and nginx cannot echo WebSocket messages.
+/// With nginx for the shapes and the bundled origin needed too, two origins run, and every contender is started once per
+/// origin (and per pair of schemes) in each round.
 /// </summary>
 public sealed record OriginPlan
 {
@@ -14,23 +17,26 @@ public sealed record OriginPlan
 
     public required int ShapesPort { get; init; }
 
-    /// <summary>The bundled origin's port for the 1 GiB bodies; null when they are not run.</summary>
-    public required int? LargeBodyPort { get; init; }
+    /// <summary>The shapes' origin's TLS port (same process as <see cref="ShapesPort"/>); null when no selected shape has a TLS leg.</summary>
+    public required int? ShapesTlsPort { get; init; }
+
+    /// <summary>The bundled origin's port for the 1 GiB bodies and the WebSocket echo; null when neither runs.</summary>
+    public required int? BundledPort { get; init; }
 
     /// <summary>Why the shapes do not use the nginx origin although it was not ruled out by the options; null otherwise.</summary>
     public string? FallbackNote { get; init; }
 
-    /// <summary>True when the large bodies have an origin of their own, so each contender is started twice per round.</summary>
-    public bool HasSeparateLargeBodyOrigin => LargeBodyPort is { } port && port != ShapesPort;
+    /// <summary>True when the bundled origin is a process of its own, beside an nginx origin for the shapes.</summary>
+    public bool HasSeparateBundledOrigin => BundledPort is { } port && port != ShapesPort;
 
-    /// <summary>Every origin to start, each once.</summary>
-    public IEnumerable<(OriginKind Kind, int Port)> Origins => HasSeparateLargeBodyOrigin
-        ? [(ShapesOrigin, ShapesPort), (OriginKind.Bundled, LargeBodyPort!.Value)]
-        : [(ShapesOrigin, ShapesPort)];
+    /// <summary>Every origin to start, each once: its kind, plain port, and TLS port if any.</summary>
+    public IEnumerable<(OriginKind Kind, int Port, int? TlsPort)> Origins => HasSeparateBundledOrigin
+        ? [(ShapesOrigin, ShapesPort, ShapesTlsPort), (OriginKind.Bundled, BundledPort!.Value, null)]
+        : [(ShapesOrigin, ShapesPort, ShapesTlsPort)];
 
-    /// <summary>Picks the shapes' origin (nginx when asked for, or by default when installed) and free ports.</summary>
+    /// <summary>Picks the shapes' origin (nginx when asked for, or by default when installed) and free ports for what <paramref name="shapes"/> need.</summary>
     /// <exception cref="InvalidOperationException">nginx was asked for and is not installed.</exception>
-    public static OriginPlan Create(BenchOptions options, int proxyPort)
+    public static OriginPlan Create(BenchOptions options, int proxyPort, IReadOnlyList<LoadShape> shapes)
     {
         var nginxInstalled = ExecutableSearch.IsOnPath("nginx");
         if (options.Origin == OriginKind.Nginx && !nginxInstalled)
@@ -40,14 +46,16 @@ public sealed record OriginPlan
 
         var kind = options.Origin ?? (nginxInstalled ? OriginKind.Nginx : OriginKind.Bundled);
         var shapesPort = LoopbackPorts.FirstFree(options.OriginPort, proxyPort);
-        int? largeBodyPort = !options.LargeBodies ? null
+        int? tlsPort = shapes.Any(s => s.Legs.AnyTls) ? LoopbackPorts.FirstFree(shapesPort + 1, proxyPort) : null;
+        int? bundledPort = !options.LargeBodies && !shapes.Any(s => s.IsWebSocket) ? null
             : kind == OriginKind.Bundled ? shapesPort
-            : LoopbackPorts.FirstFree(shapesPort + 1, proxyPort);
+            : LoopbackPorts.FirstFree(Math.Max(shapesPort, tlsPort ?? 0) + 1, proxyPort);
         return new OriginPlan
         {
             ShapesOrigin = kind,
             ShapesPort = shapesPort,
-            LargeBodyPort = largeBodyPort,
+            ShapesTlsPort = tlsPort,
+            BundledPort = bundledPort,
             FallbackNote = options.Origin is null && !nginxInstalled
                 ? "nginx is not installed, so the bundled Kestrel origin served the shapes: it tops out near 31k requests/s on one core here and may be the ceiling of the fastest contenders (apt-get install nginx)"
                 : null,
@@ -60,12 +68,17 @@ public sealed record OriginPlan
         var shapes = ShapesOrigin == OriginKind.Nginx
             ? $"the shapes: nginx, 1 worker, fixed files (scripts/nginx-origin.sh) on 127.0.0.1:{ShapesPort}"
             : $"the shapes: the bundled Kestrel origin (src/LLRP.Downstream) on 127.0.0.1:{ShapesPort}";
-        return LargeBodyPort switch
+        if (ShapesTlsPort is { } tls)
+        {
+            shapes += $", with TLS on 127.0.0.1:{tls} (self-signed certificate from scripts/tls-cert.sh)";
+        }
+
+        return BundledPort switch
         {
             null => shapes,
-            var port when port == ShapesPort => shapes + "; the 1 GiB bodies: the same origin",
-            var port => shapes + $"; the 1 GiB bodies: the bundled Kestrel origin (its /sink counts the upload) on 127.0.0.1:{port}; "
-                + "each contender is started once per origin and round",
+            var port when port == ShapesPort => shapes + "; the 1 GiB bodies and the WebSocket echo: the same origin",
+            var port => shapes + $"; the 1 GiB bodies and the WebSocket echo: the bundled Kestrel origin (its /sink counts the upload, /ws echoes) on 127.0.0.1:{port}; "
+                + "each contender is started once per origin and pair of schemes in each round",
         };
     }
 }

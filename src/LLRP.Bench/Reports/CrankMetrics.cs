@@ -7,7 +7,9 @@ namespace LLRP.Bench.Reports;
 /// A contender's figures as crank results. Per shape, crank's wrk names (<c>wrk/rps/mean</c>, <c>wrk/requests</c>,
 /// <c>wrk/latency/mean|50|75|90|99|max</c> in ms, <c>wrk/errors/badresponses|socketerrors</c>) and the proxy's
 /// (<c>proxy/cpu/us-per-request</c>, <c>proxy/memory/peak-rss</c> in MB, <c>proxy/gc/bytes-per-request</c>);
-/// then <c>large/download|upload/throughput</c> (MB/s), <c>.../peak-rss</c> (MB) and <c>.../cpu</c> (s); then
+/// for a WebSocket echo shape <c>ws/messages-per-second</c>, <c>ws/messages</c>, <c>ws/throughput</c> (MB/s each way),
+/// <c>ws/latency/mean|50|99|max</c> (ms), <c>ws/errors</c> and the proxy's <c>proxy/cpu/us-per-message</c>,
+/// <c>proxy/memory/peak-rss</c>, <c>proxy/gc/bytes-per-message</c>; then <c>large/download|upload/throughput</c> (MB/s), <c>.../peak-rss</c> (MB) and <c>.../cpu</c> (s); then
 /// <c>idle/rss-per-connection</c> (KiB), <c>idle/upstream-connections</c> and <c>idle/connections</c>.
 /// </summary>
 public static class CrankMetrics
@@ -15,7 +17,7 @@ public static class CrankMetrics
     public static List<CrankMetric> Of(RunResult run, string contender)
     {
         var metrics = new List<CrankMetric>();
-        foreach (var shape in run.Shapes)
+        foreach (var shape in run.Shapes.Where(s => !s.IsWebSocket))
         {
             var samples = run.Samples.Where(s => s.Contender == contender && s.Shape == shape).ToList();
             void Add(string name, string description, string format, bool isLoad, Func<ShapeSample, double?> figure)
@@ -39,6 +41,30 @@ public static class CrankMetrics
             Add("proxy/cpu/us-per-request", "Proxy CPU per request (µs)", "n2", false, s => Round(s.CpuMicrosecondsPerRequest, 3));
             Add("proxy/memory/peak-rss", "Proxy peak RSS (MB)", "n0", false, s => Round(s.PeakResidentBytes / 1e6, 1));
             Add("proxy/gc/bytes-per-request", "Allocated per request (B)", "n0", false, s => Round(s.AllocatedBytesPerRequest, 1));
+        }
+
+        foreach (var shape in run.Shapes.Where(s => s.IsWebSocket))
+        {
+            var samples = run.WebSocketSamples.Where(s => s.Contender == contender && s.Shape == shape).ToList();
+            void Add(string name, string description, string format, bool isLoad, Func<WebSocketSample, double?> figure)
+                => metrics.Add(new CrankMetric(
+                    $"{shape.Name}/{name}",
+                    $"{shape.Title}: {description}",
+                    format,
+                    isLoad,
+                    [.. samples.Where(s => figure(s) is not null).Select(s => (s.Timestamp, figure(s)!.Value))]));
+
+            Add("ws/messages-per-second", "Messages/sec (round trips)", "n0", true, s => Round(s.Echo.MessagesPerSecond, 2));
+            Add("ws/messages", "Messages", "n0", true, s => s.Echo.Messages);
+            Add("ws/throughput", "Throughput each way (MB/s)", "n2", true, s => Round(s.Echo.MegabytesPerSecondEachWay, 2));
+            Add("ws/latency/mean", "Mean round trip (ms)", "n2", true, s => Milliseconds(s.Echo.LatencyMeanMicroseconds));
+            Add("ws/latency/50", "Round trip 50th (ms)", "n2", true, s => Milliseconds(s.Echo.LatencyP50Microseconds));
+            Add("ws/latency/99", "Round trip 99th (ms)", "n2", true, s => Milliseconds(s.Echo.LatencyP99Microseconds));
+            Add("ws/latency/max", "Max round trip (ms)", "n2", true, s => Milliseconds(s.Echo.LatencyMaxMicroseconds));
+            Add("ws/errors", "Connections ended by an error", "n0", true, s => s.Echo.Errors);
+            Add("proxy/cpu/us-per-message", "Proxy CPU per message (µs)", "n2", false, s => Round(s.CpuMicrosecondsPerMessage, 3));
+            Add("proxy/memory/peak-rss", "Proxy peak RSS (MB)", "n0", false, s => Round(s.PeakResidentBytes / 1e6, 1));
+            Add("proxy/gc/bytes-per-message", "Allocated per message (B)", "n0", false, s => Round(s.AllocatedBytesPerMessage, 1));
         }
 
         foreach (var direction in new[] { TransferDirection.Download, TransferDirection.Upload })

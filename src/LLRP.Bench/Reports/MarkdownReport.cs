@@ -6,7 +6,10 @@ using LLRP.Bench.Results;
 
 namespace LLRP.Bench.Reports;
 
-/// <summary>results.md: one table per shape, one for the large bodies, one for the idle connections, then what is missing and why.</summary>
+/// <summary>
+/// results.md: one table per shape (the WebSocket echo's by <see cref="WebSocketReport"/>), one for the large bodies, one for
+/// the idle connections, then what is missing and why.
+/// </summary>
 public static class MarkdownReport
 {
     public static string Write(RunResult run)
@@ -19,7 +22,7 @@ public static class MarkdownReport
         text.Append(CultureInfo.InvariantCulture, $"- took: {Units.Duration(run.Finished - run.Started)}\n");
         text.Append(CultureInfo.InvariantCulture, $"- placement: {run.Topology}\n");
         text.Append(CultureInfo.InvariantCulture, $"- origins: {run.Origins.Describe()}\n");
-        text.Append(CultureInfo.InvariantCulture, $"- load: `wrk -t1 -c<conns> --latency`, {options.WarmupSeconds} s warm-up + {options.DurationSeconds} s measured per contender and shape; {options.Rounds} round(s), contenders interleaved; medians (min–max) over rounds\n");
+        text.Append(CultureInfo.InvariantCulture, $"- load: `wrk -t1 -c<conns> --latency`, {options.WarmupSeconds} s warm-up + {options.DurationSeconds} s measured per contender and shape (https shapes: wrk over TLS; the WebSocket echo: see its table); {options.Rounds} round(s), contenders interleaved; medians (min–max) over rounds\n");
         text.Append("- bad: non-2xx responses + socket errors, summed over rounds; CPU µs/req: user + system CPU of the contender's processes over the window ÷ requests; ");
         text.Append("peak RSS: VmHWM of its processes, reset before each window; alloc B/req: System.Runtime `alloc-rate` (EventPipe) ÷ requests/s\n");
         text.Append(CultureInfo.InvariantCulture, $"- ×baseline: {(baseline is null ? $"none ({string.Join(", ", ContenderCatalog.BaselineCandidates)} have no results)" : $"`{baseline}`")}\n");
@@ -30,7 +33,14 @@ public static class MarkdownReport
 
         foreach (var shape in run.Shapes)
         {
-            WriteShape(text, run, shape, baseline);
+            if (shape.IsWebSocket)
+            {
+                WebSocketReport.Write(text, run, shape);
+            }
+            else
+            {
+                WriteShape(text, run, shape, baseline);
+            }
         }
 
         if (run.LargeBodySamples.Count > 0)
@@ -68,10 +78,14 @@ public static class MarkdownReport
     {
         var samples = run.Samples.Where(s => s.Shape == shape).ToList();
         var method = shape.IsPost ? $"POST {shape.Path} ({shape.RequestBodyBytes} B body)" : $"GET {shape.Path}";
-        text.Append(CultureInfo.InvariantCulture, $"\n## {shape.Title}\n\n`{method}`, `-c{shape.Connections}`\n\n");
+        var legs = shape.Legs.AnyTls
+            ? $"; client → contender {shape.Legs.ClientScheme}, contender → origin {shape.Legs.OriginScheme} (direct: wrk → origin over {shape.Legs.ClientScheme})"
+            : "";
+        text.Append(CultureInfo.InvariantCulture, $"\n## {shape.Title}\n\n`{method}`, `-c{shape.Connections}`{legs}\n\n");
         if (samples.Count == 0)
         {
             text.Append("No results.\n");
+            WriteNotMeasured(text, run, shape);
             return;
         }
 
@@ -101,7 +115,25 @@ public static class MarkdownReport
             text.Append(CultureInfo.InvariantCulture, $"| {(allocation is { } a ? Units.Count(a.Median) : contender.Kind == ContenderKind.DotNet ? "n/a" : "—")} |\n");
         }
 
+        WriteNotMeasured(text, run, shape);
         WriteLayers(text, samples);
+    }
+
+    /// <summary>One line per contender that has other results but none for <paramref name="shape"/>, and why.</summary>
+    public static void WriteNotMeasured(StringBuilder text, RunResult run, LoadShape shape)
+    {
+        foreach (var contender in run.Measured)
+        {
+            if (run.NotMeasured.TryGetValue((contender.Name, shape.Name), out var reason))
+            {
+                text.Append(CultureInfo.InvariantCulture, $"\n- `{contender.Name}`: no result, {reason}");
+            }
+        }
+
+        if (run.Measured.Any(c => run.NotMeasured.ContainsKey((c.Name, shape.Name))))
+        {
+            text.Append('\n');
+        }
     }
 
     /// <summary>What each layer of <see cref="ContenderCatalog.Layers"/> adds, as differences of median CPU µs per request.</summary>

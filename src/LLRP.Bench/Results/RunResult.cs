@@ -29,6 +29,8 @@ public sealed class RunResult
 
     public List<ShapeSample> Samples { get; } = [];
 
+    public List<WebSocketSample> WebSocketSamples { get; } = [];
+
     public List<LargeBodySample> LargeBodySamples { get; } = [];
 
     public List<IdleSample> IdleSamples { get; } = [];
@@ -36,12 +38,22 @@ public sealed class RunResult
     /// <summary>Contender name → why it has no results.</summary>
     public Dictionary<string, string> Missing { get; } = [];
 
+    /// <summary>(contender, shape name) → why that contender has no result for that shape (it did not start for it, say), while it has others.</summary>
+    public Dictionary<(string Contender, string Shape), string> NotMeasured { get; } = [];
+
     /// <summary>Things a reader must know: a crash mid-run, allocations not measurable, an interruption.</summary>
     public List<string> Notes { get; } = [];
 
     public bool Interrupted { get; set; }
 
     public IEnumerable<Contender> Measured => Contenders.Where(c => !Missing.ContainsKey(c.Name));
+
+    /// <summary>True when the contender has any figure: a shape, the WebSocket echo, a large body or idle connections.</summary>
+    public bool HasResults(string contender)
+        => Samples.Any(s => s.Contender == contender)
+            || WebSocketSamples.Any(s => s.Contender == contender)
+            || LargeBodySamples.Any(s => s.Contender == contender)
+            || IdleSamples.Any(s => s.Contender == contender);
 
     /// <summary>The first of <see cref="ContenderCatalog.BaselineCandidates"/> that has results, if any.</summary>
     public string? Baseline => ContenderCatalog.BaselineCandidates.FirstOrDefault(name => Samples.Any(s => s.Contender == name));

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Runtime.InteropServices;
+using LLRP.Bench.Certificates;
 using LLRP.Bench.Contenders;
 using LLRP.Bench.Load;
 using LLRP.Bench.Origins;
@@ -30,9 +31,14 @@ public static class BenchmarkRunner
         Directory.CreateDirectory(options.ResultsDirectory);
         ChildProcessRegistry.UsePidFile(Path.Combine(options.ResultsDirectory, "children.pids"));
         var proxyPort = LoopbackPorts.FirstFree(options.ProxyPort);
-        var origins = OriginPlan.Create(options, proxyPort);
         var contenders = Select(ContenderCatalog.Create(options, proxyPort), options.Only ?? (options.Quick ? ContenderCatalog.QuickNames : null), c => c.Name, "contender");
         var shapes = Select(LoadShapes.All, options.Shapes ?? (options.Quick ? [LoadShapes.Quick.Name] : null), s => s.Name, "shape");
+        var origins = OriginPlan.Create(options, proxyPort, shapes);
+        var certificate = TlsCertificate.For(options);
+        if (shapes.Any(s => s.Legs.AnyTls))
+        {
+            await certificate.CreateAsync(options, cancellationToken);
+        }
 
         var result = new RunResult
         {
@@ -41,7 +47,7 @@ public static class BenchmarkRunner
             Contenders = contenders,
             Shapes = shapes,
             Topology = options.Pinned
-                ? $"contender on 127.0.0.1:{proxyPort} pinned to CPU {ProxyCpu}; origins, wrk, curl and the idle connections pinned to CPU {LoadCpu}"
+                ? $"contender on 127.0.0.1:{proxyPort} pinned to CPU {ProxyCpu}; origins, wrk, curl, the idle connections and the WebSocket clients pinned to CPU {LoadCpu}"
                 : $"contender on 127.0.0.1:{proxyPort}, unpinned",
             Origins = origins,
             Machine = DescribeMachine(),
@@ -56,7 +62,11 @@ public static class BenchmarkRunner
             result.Notes.Add(fallback);
         }
 
-        using var http = new HttpClient(new SocketsHttpHandler { PooledConnectionLifetime = TimeSpan.Zero });
+        using var http = new HttpClient(new SocketsHttpHandler
+        {
+            PooledConnectionLifetime = TimeSpan.Zero,
+            SslOptions = { RemoteCertificateValidationCallback = static (_, _, _, _) => true },
+        });
         var context = new RunContext
         {
             Options = options,
@@ -69,14 +79,15 @@ public static class BenchmarkRunner
             Wrk = new WrkRunner(Path.Combine(options.RepositoryRoot, "scripts", "wrk"), options.Pinned ? LoadCpu : null),
             LargeBodies = new LargeBodyRunner(Path.Combine(Path.GetTempPath(), "llrp-bench-upload-1GiB.bin"), options.Pinned ? LoadCpu : null),
             Http = http,
+            Certificate = certificate,
         };
 
         var started = new List<ChildProcess>();
         try
         {
-            foreach (var (kind, port) in origins.Origins)
+            foreach (var (kind, port, tlsPort) in origins.Origins)
             {
-                started.Add(await OriginLauncher.StartAsync(kind, port, context, cancellationToken));
+                started.Add(await OriginLauncher.StartAsync(kind, port, tlsPort, context, cancellationToken));
             }
 
             await RoundRunner.RunAsync(context, cancellationToken);

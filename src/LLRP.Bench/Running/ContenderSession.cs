@@ -19,21 +19,21 @@ public sealed class ContenderSession : IAsyncDisposable
     private readonly Contender _contender;
     private readonly RunContext _context;
     private readonly ChildProcess? _process;
-    private readonly int _originPort;
+    private readonly SessionWork _work;
     private readonly int _round;
     private bool _allocationNoteWritten;
 
-    private ContenderSession(Contender contender, RunContext context, ChildProcess? process, int originPort, int round)
+    private ContenderSession(Contender contender, RunContext context, ChildProcess? process, SessionWork work, int round)
     {
         _contender = contender;
         _context = context;
         _process = process;
-        _originPort = originPort;
+        _work = work;
         _round = round;
     }
 
     /// <summary>The port the load generator targets: the proxy's, or the origin's for direct.</summary>
-    public int Port => _process is null ? _originPort : _context.ProxyPort;
+    public int Port => _process is null ? _work.DirectPort : _context.ProxyPort;
 
     /// <summary>Null while it runs; otherwise how it ended.</summary>
     public string? ExitDescription => _process is { HasExited: true } process
@@ -43,15 +43,15 @@ public sealed class ContenderSession : IAsyncDisposable
     /// <summary>Starts the contender and waits until it answers; the session, or why it could not start.</summary>
     /// <param name="contender">The contender.</param>
     /// <param name="context">The run.</param>
-    /// <param name="originPort">The origin the contender forwards to, and direct's target.</param>
+    /// <param name="work">The origin the contender forwards to (and direct's target) and the schemes of both legs.</param>
     /// <param name="round">The round, for notes and file names.</param>
     /// <param name="cancellationToken">Stops waiting.</param>
     public static async Task<(ContenderSession? Session, string? Error)> StartAsync(
-        Contender contender, RunContext context, int originPort, int round, CancellationToken cancellationToken)
+        Contender contender, RunContext context, SessionWork work, int round, CancellationToken cancellationToken)
     {
         if (contender.Kind == ContenderKind.Direct)
         {
-            return (new ContenderSession(contender, context, null, originPort, round), null);
+            return (new ContenderSession(contender, context, null, work, round), null);
         }
 
         if (!await LoopbackPorts.WaitUntilFreeAsync(context.ProxyPort, TimeSpan.FromSeconds(10)))
@@ -61,18 +61,18 @@ public sealed class ContenderSession : IAsyncDisposable
 
         var process = ChildProcess.Start(
             contender.FileName,
-            contender.ArgumentsFor(originPort),
+            contender.ArgumentsFor(work.OriginPort, work.Legs),
             contender.Environment,
             context.ProxyCpus,
             Path.Combine(context.LogDirectory, $"{contender.Name}.log"));
-        var error = await Readiness.WaitAsync(context.Http, context.ProxyPort, process, TimeSpan.FromSeconds(30), cancellationToken);
+        var error = await Readiness.WaitAsync(context.Http, work.Legs.ClientScheme, context.ProxyPort, process, TimeSpan.FromSeconds(30), cancellationToken);
         if (error is not null)
         {
             await process.DisposeAsync();
             return (null, error);
         }
 
-        return (new ContenderSession(contender, context, process, originPort, round), null);
+        return (new ContenderSession(contender, context, process, work, round), null);
     }
 
     /// <summary>Warms up, then measures one shape; null (with a note) when wrk produced no result.</summary>
@@ -97,6 +97,7 @@ public sealed class ContenderSession : IAsyncDisposable
         if (result is null || result.Requests == 0)
         {
             _context.Result.Notes.Add($"round {_round}, {_contender.Name}, {shape.Name}: wrk completed no request (see wrk/r{_round}-{_contender.Name}-{shape.Name}.txt)");
+            _context.Result.NotMeasured.TryAdd((_contender.Name, shape.Name), $"wrk completed no request (see wrk/r{_round}-{_contender.Name}-{shape.Name}.txt)");
             return null;
         }
 
@@ -109,6 +110,35 @@ public sealed class ContenderSession : IAsyncDisposable
             cpu is null ? null : cpu.Value.TotalMicroseconds / result.Requests,
             peak,
             allocationRate / result.RequestsPerSecond);
+    }
+
+    /// <summary>
+    /// Warms up (on connections of its own), then measures the WebSocket echo; a sample even when no message came back, so
+    /// a contender that cannot tunnel shows its errors.
+    /// </summary>
+    public async Task<WebSocketSample> MeasureWebSocketAsync(LoadShape shape, CancellationToken cancellationToken)
+    {
+        var options = _context.Options;
+        if (options.WarmupSeconds > 0)
+        {
+            await WebSocketEchoLoad.RunAsync(Port, shape, options.WarmupSeconds, cancellationToken);
+        }
+
+        var allocations = StartAllocationMonitor();
+        var before = BeginWindow();
+        var timestamp = DateTime.UtcNow;
+        var result = await WebSocketEchoLoad.RunAsync(Port, shape, options.DurationSeconds, cancellationToken);
+        var (cpu, peak) = EndWindow(before);
+        var allocationRate = allocations is null ? null : await allocations.StopAsync();
+        return new WebSocketSample(
+            _contender.Name,
+            shape,
+            _round,
+            timestamp,
+            result,
+            cpu is null || result.Messages == 0 ? null : cpu.Value.TotalMicroseconds / result.Messages,
+            peak,
+            result.Messages == 0 ? null : allocationRate / result.MessagesPerSecond);
     }
 
     /// <summary>Moves 1 GiB one way through the contender.</summary>
@@ -139,7 +169,7 @@ public sealed class ContenderSession : IAsyncDisposable
         using var connections = await IdleConnectionSet.OpenAsync(_context.ProxyPort, count, deadline, cancellationToken);
         await Task.Delay(IdleSettle, cancellationToken);
         var after = ProcessGroupStats.ResidentBytes(_process.Id);
-        var upstream = TcpConnectionTable.CountEstablished(ProcessGroupStats.Pids(_process.Id), _originPort);
+        var upstream = TcpConnectionTable.CountEstablished(ProcessGroupStats.Pids(_process.Id), _work.OriginPort);
         return new IdleSample(_contender.Name, _round, timestamp, count, connections.Count, before, after, upstream, connections.Error);
     }
 

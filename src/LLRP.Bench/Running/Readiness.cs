@@ -2,17 +2,18 @@ using LLRP.Bench.Processes;
 
 namespace LLRP.Bench.Running;
 
-/// <summary>Waits until a server answers <c>GET /?s=10</c> with a 200 through its port.</summary>
+/// <summary>Waits until a server answers <c>GET /?s=10</c> with a 200 through its port (over TLS, any certificate, for https).</summary>
 public static class Readiness
 {
     /// <summary>Null once it answers; otherwise why not (the process exited, or the time ran out).</summary>
     /// <param name="http">The client used for the probes; each probe closes its connection.</param>
+    /// <param name="scheme"><c>http</c> or <c>https</c>.</param>
     /// <param name="port">The loopback port to probe.</param>
     /// <param name="process">The server's process, watched for an early exit; null for none.</param>
     /// <param name="timeout">How long to keep trying.</param>
     /// <param name="cancellationToken">Stops waiting.</param>
     public static async Task<string?> WaitAsync(
-        HttpClient http, int port, ChildProcess? process, TimeSpan timeout, CancellationToken cancellationToken)
+        HttpClient http, string scheme, int port, ChildProcess? process, TimeSpan timeout, CancellationToken cancellationToken)
     {
         var deadline = DateTime.UtcNow + timeout;
         var last = "no answer";
@@ -24,7 +25,7 @@ public static class Readiness
                 return $"exited at start with code {process.ExitCode}: {process.ExitReason}";
             }
 
-            using var request = new HttpRequestMessage(HttpMethod.Get, $"http://127.0.0.1:{port}/?s=10");
+            using var request = new HttpRequestMessage(HttpMethod.Get, $"{scheme}://127.0.0.1:{port}/?s=10");
             request.Headers.ConnectionClose = true;
             try
             {
@@ -47,6 +48,6 @@ public static class Readiness
             await Task.Delay(100, cancellationToken);
         }
 
-        return $"did not answer GET /?s=10 within {timeout.TotalSeconds:0} s ({last})";
+        return $"did not answer GET {scheme}://…/?s=10 within {timeout.TotalSeconds:0} s ({last})";
     }
 }

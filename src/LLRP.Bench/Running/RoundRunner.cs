@@ -18,41 +18,45 @@ public static class RoundRunner
     {
         var options = context.Options;
         var result = context.Result;
-        var origins = context.Origins;
-        var idle = context.IdleConnectionCount > 0;
-        List<SessionWork> works = origins.HasSeparateLargeBodyOrigin
-            ? [new(origins.ShapesPort, true, false, idle), new(origins.LargeBodyPort!.Value, false, true, false)]
-            : [new(origins.ShapesPort, true, options.LargeBodies, idle)];
+        var works = SessionWork.Plan(context.Origins, result.Shapes, options.LargeBodies, context.IdleConnectionCount > 0);
         var shapePlan = TimeSpan.FromSeconds(options.WarmupSeconds + options.DurationSeconds + 1);
         var idlePlan = TimeSpan.FromSeconds(3 + (context.IdleConnectionCount / 2000.0));
         var perContender = works.Sum(w => (_startPlan
-            + (w.Shapes ? shapePlan * result.Shapes.Count : TimeSpan.Zero)
+            + (shapePlan * w.Shapes.Count)
             + (w.LargeBodies ? _largeBodyPlan * 2 : TimeSpan.Zero)
             + (w.IdleConnections ? idlePlan : TimeSpan.Zero)).Ticks);
         var progress = new ProgressReporter(TimeSpan.FromTicks(perContender) * options.Rounds * result.Measured.Count());
+        var failures = new List<(Contender Contender, int Round, SessionWork Work, string Error)>();
 
-        for (var round = 1; round <= options.Rounds; round++)
+        try
         {
-            foreach (var contender in result.Measured.ToList())
+            for (var round = 1; round <= options.Rounds; round++)
             {
-                foreach (var work in works.TakeWhile(_ => !result.Missing.ContainsKey(contender.Name)))
+                foreach (var contender in result.Measured.ToList())
                 {
-                    var where = $"round {round}/{options.Rounds} · {contender.Name}"
-                        + (works.Count == 1 ? "" : work.Shapes ? " (shapes origin)" : " (large-body origin)");
-                    progress.Report($"{where}: starting", _startPlan);
-                    var (session, error) = await ContenderSession.StartAsync(contender, context, work.OriginPort, round, cancellationToken);
-                    if (session is null)
+                    foreach (var work in works)
                     {
-                        RecordFailure(result, contender, round, error!);
-                        continue;
-                    }
+                        var where = $"round {round}/{options.Rounds} · {contender.Name}" + (works.Count == 1 ? "" : $" ({work.Description})");
+                        progress.Report($"{where}: starting", _startPlan);
+                        var (session, error) = await ContenderSession.StartAsync(contender, context, work, round, cancellationToken);
+                        if (session is null)
+                        {
+                            Console.Error.WriteLine($"  {contender.Name} ({work.Description}): did not start ({error})");
+                            failures.Add((contender, round, work, error!));
+                            continue;
+                        }
 
-                    await using (session)
-                    {
-                        await RunSessionAsync(context, session, work, contender, round, where, progress, shapePlan, idlePlan, cancellationToken);
+                        await using (session)
+                        {
+                            await RunSessionAsync(context, session, work, contender, round, where, progress, shapePlan, idlePlan, cancellationToken);
+                        }
                     }
                 }
             }
+        }
+        finally
+        {
+            RecordFailures(result, failures);
         }
     }
 
@@ -72,10 +76,14 @@ public static class RoundRunner
             return false;
         }
 
-        foreach (var shape in work.Shapes ? result.Shapes : [])
+        foreach (var shape in work.Shapes)
         {
             progress.Report($"{where} · {shape.Title}", shapePlan);
-            if (await session.MeasureAsync(shape, cancellationToken) is { } sample)
+            if (shape.IsWebSocket)
+            {
+                result.WebSocketSamples.Add(await session.MeasureWebSocketAsync(shape, cancellationToken));
+            }
+            else if (await session.MeasureAsync(shape, cancellationToken) is { } sample)
             {
                 result.Samples.Add(sample);
             }
@@ -108,17 +116,26 @@ public static class RoundRunner
         }
     }
 
-    private static void RecordFailure(RunResult result, Contender contender, int round, string error)
+    /// <summary>
+    /// A contender that never started has no results and is missing, with its first error; one that started for some
+    /// work but not for other (LLRP refusing https:// urls, say) has a note per failed start, and each shape of that work
+    /// says why it has no figure.
+    /// </summary>
+    private static void RecordFailures(RunResult result, List<(Contender Contender, int Round, SessionWork Work, string Error)> failures)
     {
-        if (result.Samples.Any(s => s.Contender == contender.Name) || result.LargeBodySamples.Any(s => s.Contender == contender.Name))
+        foreach (var (contender, round, work, error) in failures)
         {
-            result.Notes.Add($"round {round}, {contender.Name} did not start: {error}");
-        }
-        else
-        {
-            result.Missing[contender.Name] = error;
-        }
+            if (!result.HasResults(contender.Name))
+            {
+                result.Missing.TryAdd(contender.Name, $"did not start ({work.Description}): {error}");
+                continue;
+            }
 
-        Console.Error.WriteLine($"  {contender.Name}: missing ({error})");
+            result.Notes.Add($"round {round}, {contender.Name} did not start ({work.Description}): {error}");
+            foreach (var shape in work.Shapes)
+            {
+                result.NotMeasured.TryAdd((contender.Name, shape.Name), $"did not start: {error}");
+            }
+        }
     }
 }

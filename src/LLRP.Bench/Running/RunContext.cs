@@ -1,3 +1,4 @@
+using LLRP.Bench.Certificates;
 using LLRP.Bench.Load;
 using LLRP.Bench.Origins;
 using LLRP.Bench.Results;
@@ -28,7 +29,11 @@ public sealed record RunContext
 
     public required LargeBodyRunner LargeBodies { get; init; }
 
+    /// <summary>Accepts any server certificate: the TLS origins and contenders use the run's self-signed one.</summary>
     public required HttpClient Http { get; init; }
+
+    /// <summary>The run's certificate; made before the origins start when a selected shape has a TLS leg.</summary>
+    public required TlsCertificate Certificate { get; init; }
 
     public string LogDirectory => Path.Combine(Options.ResultsDirectory, "logs");
 }

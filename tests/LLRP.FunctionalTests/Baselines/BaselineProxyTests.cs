@@ -1,4 +1,5 @@
 using LLRP.FunctionalTests.Infrastructure;
+using LLRP.Testing;
 
 namespace LLRP.FunctionalTests.Baselines;
 
@@ -36,6 +37,28 @@ public sealed class BaselineProxyTests
 
         Assert.Equal(200, response.StatusCode);
         Assert.Equal(DownstreamBody.SinkReport(body), response.BodyText.Trim());
+    }
+
+    [Theory]
+    [MemberData(nameof(TestHosts.Baselines), MemberType = typeof(TestHosts))]
+    public async Task HttpsDownstream_SelfSignedAcceptedOnlyWithDownstreamInsecure(string baselineName)
+    {
+        using var certificate = TestCertificate.Create();
+        await using var downstream = await TestHosts.StartTlsDownstreamAsync(certificate);
+        var origin = downstream.Url;
+        await using var insecure = await TestHosts.StartBaselineAsync(baselineName, origin, "tls.downstreamInsecure=true");
+        await using var strict = await TestHosts.StartBaselineAsync(baselineName, origin);
+        await using var insecureClient = await insecure.ConnectAsync();
+        await using var strictClient = await strict.ConnectAsync();
+
+        await insecureClient.SendAsync("GET /?s=1000 HTTP/1.1\r\nHost: client.test\r\n\r\n");
+        var accepted = await insecureClient.ReadResponseAsync();
+        await strictClient.SendAsync("GET /?s=1000 HTTP/1.1\r\nHost: client.test\r\n\r\n");
+        var refused = await strictClient.ReadResponseAsync();
+
+        Assert.Equal(200, accepted.StatusCode);
+        Assert.Equal(DownstreamBody.PatternText(1000), accepted.BodyText);
+        Assert.Equal(502, refused.StatusCode);
     }
 
     [Theory]

@@ -25,10 +25,13 @@ public static class TestHosts
     /// <summary>The names <see cref="StartBaselineAsync"/> takes.</summary>
     public static TheoryData<string> Baselines => new("httpclient", "yarp");
 
-    /// <summary>Starts a full ASP.NET Core baseline in front of <paramref name="downstream"/>: <c>httpclient</c> (HttpClient in a catch-all endpoint) or <c>yarp</c> (YARP, one catch-all route, default transforms).</summary>
-    public static Task<HostedApp> StartBaselineAsync(string baseline, string downstream)
+    /// <summary>
+    /// Starts a full ASP.NET Core baseline in front of <paramref name="downstream"/>: <c>httpclient</c> (HttpClient in a catch-all
+    /// endpoint) or <c>yarp</c> (YARP, one catch-all route, default transforms); each setting is a <c>key=value</c> pair.
+    /// </summary>
+    public static Task<HostedApp> StartBaselineAsync(string baseline, string downstream, params string[] settings)
     {
-        string[] args = ["--urls=http://127.0.0.1:0", $"--downstream={downstream}"];
+        string[] args = ["--urls=http://127.0.0.1:0", $"--downstream={downstream}", .. settings.Select(setting => "--" + setting)];
         return HostedApp.StartAsync(baseline switch
         {
             "httpclient" => HttpClientProxyHost.Build(args),

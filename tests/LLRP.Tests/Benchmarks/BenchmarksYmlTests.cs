@@ -4,7 +4,8 @@ namespace LLRP.Tests.Benchmarks;
 
 /// <summary>
 /// crank's <c>benchmarks.yml</c>: every scenario runs jobs that exist, built from folders and projects that exist, for the
-/// framework the projects build with, and every server started from a script says when it is ready.
+/// framework the projects build with, every server started from a script says when it is ready, every server follows the
+/// scheme variables, and a job given the certificate makes it first.
 /// </summary>
 public class BenchmarksYmlTests
 {
@@ -101,6 +102,39 @@ public class BenchmarksYmlTests
                 Assert.True(File.Exists(script), $"job {name}: executable {script} does not exist");
                 Assert.True(OperatingSystem.IsWindows() || (File.GetUnixFileMode(script) & UnixFileMode.UserExecute) != 0, $"job {name}: {script} is not executable");
             }
+        }
+    }
+
+    /// <summary>serverScheme and downstreamScheme reach every job that serves or reaches those ports, as in aspnet/Benchmarks.</summary>
+    [Fact]
+    public void Jobs_FollowTheSchemeVariables()
+    {
+        foreach (var (name, job) in Jobs())
+        {
+            var arguments = OptionalScalar(job, "arguments") ?? "";
+            Assert.True(!arguments.Contains("{{serverPort}}", StringComparison.Ordinal) || arguments.Contains("{{serverScheme}}", StringComparison.Ordinal), $"job {name}: serverPort without serverScheme");
+            Assert.True(!arguments.Contains("{{downstreamPort}}", StringComparison.Ordinal) || arguments.Contains("{{downstreamScheme}}", StringComparison.Ordinal), $"job {name}: downstreamPort without downstreamScheme");
+        }
+    }
+
+    /// <summary>
+    /// crank uploads the repository, so a .NET job that is given tls/cert.pfx makes it on its agent in its beforeScript,
+    /// which the agent runs in the project's folder (the app's working directory).
+    /// </summary>
+    [Fact]
+    public void DotNetJobsGivenTheCertificate_MakeItBeforeStarting()
+    {
+        foreach (var (name, job) in Jobs())
+        {
+            if (ProjectPath(job) is not { } project || !(OptionalScalar(job, "arguments") ?? "").Contains("tls/cert.pfx", StringComparison.Ordinal))
+            {
+                continue;
+            }
+
+            var script = (OptionalScalar(job, "beforeScript") ?? "").Split(' ');
+            Assert.True(script is ["bash", _, "--dir", "tls", ..], $"job {name}: beforeScript should be 'bash <path to scripts/tls-cert.sh> --dir tls …'");
+            var path = Path.GetFullPath(Path.Combine(Path.GetDirectoryName(project)!, script[1]));
+            Assert.Equal(Path.Combine(RepositoryRoot, "scripts", "tls-cert.sh"), path);
         }
     }
 

@@ -1,0 +1,20 @@
+namespace LLRP.Bench.Load;
+
+/// <summary>
+/// The schemes of a shape's two legs: client → contender (crank's <c>serverScheme</c>) and contender → origin
+/// (<c>downstreamScheme</c>). For direct, the client speaks the client leg's scheme to the origin itself.
+/// </summary>
+public readonly record struct Legs(bool ClientTls, bool OriginTls)
+{
+    /// <summary>http on both legs: the shapes whose names carry no scheme.</summary>
+    public static Legs Plain => default;
+
+    public string ClientScheme => ClientTls ? "https" : "http";
+
+    public string OriginScheme => OriginTls ? "https" : "http";
+
+    public bool AnyTls => ClientTls || OriginTls;
+
+    /// <summary>e.g. <c>https-http</c>: the prefix of the shapes' names.</summary>
+    public string Name => $"{ClientScheme}-{OriginScheme}";
+}
