@@ -64,7 +64,7 @@ internal abstract class PipeConnection : ConnectionContext
         await _sending;
         Socket.Dispose();
         await _receiving;
-        await DisposeStreamAsync();
+        await ReleaseAsync();
     }
 
     /// <summary>Starts the receive and send loops.</summary>
@@ -83,11 +83,20 @@ internal abstract class PipeConnection : ConnectionContext
     /// <summary>Sends all of <paramref name="data"/>.</summary>
     protected abstract ValueTask SendAsync(ReadOnlyMemory<byte> data);
 
+    /// <summary>Sends all of a buffer of several segments; one after the other unless the transport does better.</summary>
+    protected virtual async ValueTask SendAsync(ReadOnlySequence<byte> data)
+    {
+        foreach (var segment in data)
+        {
+            await SendAsync(segment);
+        }
+    }
+
     /// <summary>Ends what is sent, the receive side staying open.</summary>
     protected abstract ValueTask ShutdownSendAsync();
 
     /// <summary>Releases what the subclass holds over the socket, after both loops ended.</summary>
-    protected virtual ValueTask DisposeStreamAsync() => default;
+    protected virtual ValueTask ReleaseAsync() => default;
 
     /// <summary>Either direction's pipe: 1 MiB may wait in it before the writer pauses, until half of that is read.</summary>
     private static PipeOptions PipeOptionsFor(PipeScheduler scheduler, int minimumSegmentSize) => new(
@@ -149,9 +158,13 @@ internal abstract class PipeConnection : ConnectionContext
                 }
 
                 var buffer = result.Buffer;
-                foreach (var segment in buffer)
+                if (buffer.IsSingleSegment)
                 {
-                    await SendAsync(segment);
+                    await SendAsync(buffer.First);
+                }
+                else
+                {
+                    await SendAsync(buffer);
                 }
 
                 reader.AdvanceTo(buffer.End);

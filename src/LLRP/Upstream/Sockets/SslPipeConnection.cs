@@ -34,5 +34,5 @@ internal sealed class SslPipeConnection : PipeConnection
         Socket.Shutdown(SocketShutdown.Send);
     }
 
-    protected override ValueTask DisposeStreamAsync() => _stream.DisposeAsync();
+    protected override ValueTask ReleaseAsync() => _stream.DisposeAsync();
 }
