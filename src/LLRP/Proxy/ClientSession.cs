@@ -287,12 +287,17 @@ internal sealed class ClientSession : ITrackedConnection
             return close;
         }
 
-        if (await _response.FlushAsync())
+        // Open before the stopping flag is read, as OnStopping sets the flag before it looks for a tunnel: a stop that
+        // races with the switch is seen by one side or the other.
+        _tunnel.Open();
+        Interlocked.MemoryBarrier();
+        if (!_stopping && await _response.FlushAsync())
         {
             await TunnelRelay.RunAsync(_connection, tunnel, _tunnel, _services.Metrics);
         }
         else
         {
+            _tunnel.Close();
             await tunnel.DisposeAsync();
         }
 

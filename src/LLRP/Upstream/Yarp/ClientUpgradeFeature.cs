@@ -47,7 +47,16 @@ internal sealed class ClientUpgradeFeature(ForwarderContext context, LightRespon
             throw new IOException("The client closed the connection.");
         }
 
-        return new ClientTunnelStream(context.ClientTransport, context.Tunnel, metrics, _clientEnded!);
+        var stream = new ClientTunnelStream(context.ClientTransport, context.Tunnel, metrics, _clientEnded!);
+        Interlocked.MemoryBarrier();
+        if (context.Response.Stopping)
+        {
+            // The proxy began stopping as the tunnel opened, and may have looked for tunnels to close before it did.
+            await stream.DisposeAsync();
+            throw new IOException("The proxy is stopping.");
+        }
+
+        return stream;
     }
 
     public void Dispose() => _clientEnded?.Dispose();
