@@ -1,4 +1,3 @@
-using LLRP.Bench.Contenders;
 using LLRP.Bench.Load;
 using LLRP.Bench.Origins;
 
@@ -15,9 +14,6 @@ namespace LLRP.Bench.Running;
 public sealed record SessionWork(
     int OriginPort, int DirectPort, Legs Legs, IReadOnlyList<LoadShape> Shapes, bool LargeBodies, bool IdleConnections, string Origin)
 {
-    /// <summary>The port the load targets for <paramref name="contender"/>'s start: its own, or the origin's for direct.</summary>
-    public int OriginPortFor(Contender contender) => contender.Kind == ContenderKind.Direct ? DirectPort : OriginPort;
-
     /// <summary>e.g. <c>nginx origin, https-http</c>.</summary>
     public string Description => $"{Origin} origin, {Legs.Name}";
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Security.Cryptography.X509Certificates;
+using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Configuration;
 
 namespace LLRP.Configuration;
@@ -19,19 +20,27 @@ public static class ProxyOptionsReader
         var embedded = string.IsNullOrWhiteSpace(downstreamValue);
         var defaults = new ProxyOptions { Downstreams = [] };
         var (originUrl, origin) = ReadOriginUrl(configuration);
-        var urls = string.IsNullOrWhiteSpace(configuration[ConfigurationKeys.Urls]) ? DefaultUrls : configuration[ConfigurationKeys.Urls]!;
+        var urls = ReadUrls(configuration);
+        var downstreams = embedded ? [origin] : ReadDownstreams(downstreamValue!);
+        var mode = ReadMode(configuration);
+        var preserveHost = ReadBool(configuration, ConfigurationKeys.PreserveHost, defaults.PreserveHost);
+        if (preserveHost && mode != ProxyMode.Raw && downstreams.Any(downstream => downstream.IsTls))
+        {
+            // SocketsHttpHandler takes the Host field for SNI, the certificate check and its pool's key: the client would choose them.
+            throw new ProxyConfigurationException(ConfigurationKeys.PreserveHost, "true", "false with an https downstream in the modes over HttpClient (their handler would check the downstream's certificate against the client's Host)");
+        }
 
         return new ProxyOptions
         {
             Urls = urls,
-            Downstreams = embedded ? [origin] : ReadDownstreams(downstreamValue!),
+            Downstreams = downstreams,
             EmbeddedDownstream = embedded,
             OriginUrl = originUrl,
-            Mode = ReadMode(configuration),
+            Mode = mode,
             ConnectionStrategy = ReadStrategy(configuration, defaults.ConnectionStrategy),
             MaxIdleConnectionsPerDownstream = ReadInt(configuration, ConfigurationKeys.PoolMaxIdlePerDownstream, defaults.MaxIdleConnectionsPerDownstream, 0),
             PooledConnectionIdleTimeout = ReadMilliseconds(configuration, ConfigurationKeys.PoolIdleTimeoutMs, defaults.PooledConnectionIdleTimeout),
-            PreserveHost = ReadBool(configuration, ConfigurationKeys.PreserveHost, defaults.PreserveHost),
+            PreserveHost = preserveHost,
             ForwardedHeaders = ReadBool(configuration, ConfigurationKeys.ForwardedHeaders, defaults.ForwardedHeaders),
             AddVia = ReadBool(configuration, ConfigurationKeys.Via, defaults.AddVia),
             ConnectTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ConnectTimeoutMs, defaults.ConnectTimeout),
@@ -62,8 +71,35 @@ public static class ProxyOptionsReader
         };
     }
 
+    /// <summary><c>urls</c>: <c>;</c>-separated addresses as Kestrel reads them, each <c>http://</c> or <c>https://</c> (or a Unix socket).</summary>
+    private static string ReadUrls(IConfiguration configuration)
+    {
+        var value = configuration[ConfigurationKeys.Urls];
+        if (string.IsNullOrWhiteSpace(value))
+        {
+            return DefaultUrls;
+        }
+
+        return value.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).All(IsListenAddress)
+            ? value
+            : throw new ProxyConfigurationException(ConfigurationKeys.Urls, value, "';'-separated http://host:port or https://host:port addresses");
+    }
+
+    private static bool IsListenAddress(string url)
+    {
+        try
+        {
+            var scheme = BindingAddress.Parse(url).Scheme;
+            return scheme.Equals("http", StringComparison.OrdinalIgnoreCase) || scheme.Equals("https", StringComparison.OrdinalIgnoreCase);
+        }
+        catch (FormatException)
+        {
+            return false;
+        }
+    }
+
     /// <summary>The urls that are <c>https</c>: TLS terminated by the listener, with the certificate of <c>tls.certificatePath</c>.</summary>
-    public static IEnumerable<string> HttpsUrls(string urls)
+    private static IEnumerable<string> HttpsUrls(string urls)
         => urls.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Where(url => url.StartsWith("https://", StringComparison.OrdinalIgnoreCase));
 
@@ -196,7 +232,8 @@ public static class ProxyOptionsReader
             }
         }
 
-        return names.Length > 0 ? names : throw new ProxyConfigurationException(ConfigurationKeys.UpgradeProtocols, value, "protocol names separated by ',', or none");
+        // A request's protocols are one bit each in a 64-bit mask (Http1.UpgradeProtocols).
+        return names.Length is > 0 and <= 64 ? names : throw new ProxyConfigurationException(ConfigurationKeys.UpgradeProtocols, value, "1 to 64 protocol names separated by ',', or none");
     }
 
     private static bool IsToken(string value) => value.Length > 0 && value.All(c => char.IsAsciiLetterOrDigit(c) || "!#$%&'*+-.^_`|~".Contains(c));

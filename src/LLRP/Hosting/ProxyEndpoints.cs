@@ -27,7 +27,7 @@ internal static class ProxyEndpoints
         {
             var address = BindingAddress.Parse(url);
             var certificate = string.Equals(address.Scheme, "https", StringComparison.OrdinalIgnoreCase)
-                ? options.ServerCertificate ?? throw new ProxyConfigurationException(ConfigurationKeys.CertificatePath, null, $"a certificate file, required by {ConfigurationKeys.Urls}={url}")
+                ? options.ServerCertificate ?? throw new InvalidOperationException($"{url} is https, but the options hold no certificate ({nameof(ProxyOptionsReader)} requires one).")
                 : null;
             Action<ListenOptions> configure = listen => Configure(listen, certificate);
             if (address.IsUnixPipe)

@@ -32,10 +32,16 @@ internal sealed class RequestHead : MessageHead
     public bool ExpectsContinue { get; set; }
 
     /// <summary>
-    /// The request asks to switch to a protocol the proxy tunnels (<see cref="UpgradeProtocols.Accepts"/>): its
-    /// <c>Connection: upgrade</c> and <c>Upgrade</c> fields are forwarded, and a <c>101</c> answer turns the connection into a tunnel.
+    /// The protocols the request asks to switch to, all tunnelled by the proxy (<see cref="UpgradeProtocols.Accepts"/>),
+    /// as a mask; zero for a request that is no upgrade to tunnel.
     /// </summary>
-    public bool IsUpgrade { get; set; }
+    public ulong RequestedUpgrades { get; set; }
+
+    /// <summary>
+    /// The request is an upgrade the proxy tunnels: its <c>Connection: upgrade</c> and <c>Upgrade</c> fields are
+    /// forwarded, and a <c>101</c> answer to it turns the connection into a tunnel.
+    /// </summary>
+    public bool IsUpgrade => RequestedUpgrades != 0;
 
     public ReadOnlySpan<byte> Method => Source.Span[..MethodLength];
 
@@ -63,6 +69,6 @@ internal sealed class RequestHead : MessageHead
         IsIdempotent = false;
         AcceptsTrailers = false;
         ExpectsContinue = false;
-        IsUpgrade = false;
+        RequestedUpgrades = 0;
     }
 }

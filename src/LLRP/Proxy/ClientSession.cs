@@ -42,7 +42,7 @@ internal sealed class ClientSession : ITrackedConnection
     private readonly RequestHead _head = new();
     private readonly ConnectionDeadline _deadline = new();
     private readonly ForwarderTraits _traits;
-    private readonly TunnelActivity _tunnel = new();
+    private readonly TunnelActivity _tunnel;
     private volatile bool _stopping;
 
     public ClientSession(ConnectionContext connection, DownstreamEndpoint downstream, ClientSessionServices services)
@@ -53,6 +53,7 @@ internal sealed class ClientSession : ITrackedConnection
         _downstream = downstream;
         _response = new ClientResponseWriter(connection.Transport.Output, services.Metrics);
         _body = new ClientRequestBody(_input, _response, services.BodyLimits);
+        _tunnel = new TunnelActivity(services.Metrics);
         var rewriter = new RequestRewriter(downstream.Authority, downstream.PathPrefix, ClientAddress.Of(connection.RemoteEndPoint), SchemeOf(connection), services.Rewrite);
         _forwarder = services.Forwarders.Create(new ForwarderContext(
             downstream, rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId,
@@ -141,6 +142,7 @@ internal sealed class ClientSession : ITrackedConnection
         else if (_tunnel.IsIdle(now, _services.TunnelIdleTimeoutMs))
         {
             _connection.Abort(new ConnectionAbortedException("The tunnel was idle for longer than its timeout."));
+            _tunnel.AbortUpstream();
         }
     }
 
@@ -157,6 +159,7 @@ internal sealed class ClientSession : ITrackedConnection
         {
             // A tunnel has no message boundary to stop at.
             _connection.Abort(new ConnectionAbortedException("The proxy is stopping."));
+            _tunnel.AbortUpstream();
         }
     }
 
@@ -206,7 +209,7 @@ internal sealed class ClientSession : ITrackedConnection
                 break;
             }
 
-            _head.IsUpgrade = body == BodyKind.None && _services.Upgrades.Accepts(_head);
+            _head.RequestedUpgrades = body == BodyKind.None ? _services.Upgrades.Accepts(_head) : 0;
             if ((body == BodyKind.Streaming || _head.IsUpgrade) && count > 0)
             {
                 break;
@@ -287,18 +290,20 @@ internal sealed class ClientSession : ITrackedConnection
             return close;
         }
 
-        // Open before the stopping flag is read, as OnStopping sets the flag before it looks for a tunnel: a stop that
-        // races with the switch is seen by one side or the other.
-        _tunnel.Open();
-        Interlocked.MemoryBarrier();
-        if (!_stopping && await _response.FlushAsync())
+        if (!_tunnel.TryOpen(tunnel, _response))
         {
-            await TunnelRelay.RunAsync(_connection, tunnel, _tunnel, _services.Metrics);
+            tunnel.Abort();
+            await tunnel.DisposeAsync();
+        }
+        else if (!await _response.FlushAsync())
+        {
+            _tunnel.Close();
+            tunnel.Abort();
+            await tunnel.DisposeAsync();
         }
         else
         {
-            _tunnel.Close();
-            await tunnel.DisposeAsync();
+            await TunnelRelay.RunAsync(_connection, tunnel, _tunnel);
         }
 
         return true;

@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.IO.Pipelines;
-using LLRP.Diagnostics;
 using Microsoft.AspNetCore.Connections;
 
 namespace LLRP.Upstream;
@@ -13,8 +12,8 @@ namespace LLRP.Upstream;
 ///    downstream's answer is still relayed; where it cannot, the tunnel ends;
 /// 3. the downstream's end of stream, or a failure on either side, ends the tunnel: a failure aborts the other side,
 ///    so neither sees a clean end that was not one.
-/// The client connection closes after the tunnel (the session returns). Every byte relayed touches the
-/// <see cref="TunnelActivity"/> that the idle timeout reads.
+/// The client connection closes after the tunnel (the session returns); the downstream's end is aborted unless both
+/// sides ended their streams. Every byte relayed touches the <see cref="TunnelActivity"/> that the idle timeout reads.
 /// </summary>
 internal static class TunnelRelay
 {
@@ -30,17 +29,18 @@ internal static class TunnelRelay
         Failed,
     }
 
-    public static async Task RunAsync(ConnectionContext client, IUpstreamTunnel upstream, TunnelActivity activity, ProxyMetrics metrics)
+    /// <param name="activity">The client connection's tunnel, opened by the caller; closed here when the tunnel ends.</param>
+    public static async Task RunAsync(ConnectionContext client, IUpstreamTunnel upstream, TunnelActivity activity)
     {
-        metrics.TunnelOpened();
-        activity.Open();
+        var ended = false;
         try
         {
-            var toUpstream = CopyAsync(client.Transport.Input, upstream.Transport.Output, activity, metrics.BytesReceived);
-            var toClient = CopyAsync(upstream.Transport.Input, client.Transport.Output, activity, metrics.BytesSent);
+            var toUpstream = CopyAsync(client.Transport.Input, upstream.Transport.Output, activity, isToClient: false);
+            var toClient = CopyAsync(upstream.Transport.Input, client.Transport.Output, activity, isToClient: true);
             if (await Task.WhenAny(toUpstream, toClient) == toUpstream)
             {
-                if (await toUpstream == CopyEnd.Completed && upstream.HalfCloses)
+                var clientEnd = await toUpstream;
+                if (clientEnd == CopyEnd.Completed && upstream.HalfCloses)
                 {
                     await upstream.Transport.Output.CompleteAsync();
                 }
@@ -49,10 +49,13 @@ internal static class TunnelRelay
                     upstream.Abort();
                 }
 
-                if (await toClient == CopyEnd.Failed)
+                var downstreamEnd = await toClient;
+                if (downstreamEnd == CopyEnd.Failed)
                 {
                     client.Abort();
                 }
+
+                ended = clientEnd == CopyEnd.Completed && downstreamEnd == CopyEnd.Completed;
             }
             else
             {
@@ -61,23 +64,27 @@ internal static class TunnelRelay
                     client.Abort();
                 }
 
+                // The client's side cannot half-close, so the tunnel ends here: whatever still goes to the downstream (a
+                // flush it does not read, too) is cut.
                 client.Transport.Input.CancelPendingRead();
-                if (await toUpstream == CopyEnd.Failed)
-                {
-                    upstream.Abort();
-                }
+                upstream.Abort();
+                await toUpstream;
             }
         }
         finally
         {
+            if (!ended)
+            {
+                upstream.Abort();
+            }
+
             activity.Close();
-            metrics.TunnelClosed();
             await upstream.DisposeAsync();
         }
     }
 
     /// <summary>Copies until the source ends, fails or is cancelled, flushing each read so that back-pressure reaches the source.</summary>
-    private static async Task<CopyEnd> CopyAsync(PipeReader source, PipeWriter destination, TunnelActivity activity, Action<long> count)
+    private static async Task<CopyEnd> CopyAsync(PipeReader source, PipeWriter destination, TunnelActivity activity, bool isToClient)
     {
         try
         {
@@ -100,7 +107,7 @@ internal static class TunnelRelay
                 if (!buffer.IsEmpty)
                 {
                     activity.Touch();
-                    count(buffer.Length);
+                    activity.Count(buffer.Length, isToClient);
                     var flush = await destination.FlushAsync();
                     if (flush.IsCompleted)
                     {

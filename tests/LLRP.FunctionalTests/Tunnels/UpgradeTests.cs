@@ -65,13 +65,15 @@ public sealed class UpgradeTests
 
     [Theory]
     [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
-    public async Task ClientHalfCloses_OriginSeesTheEnd_RawModesStillRelayTheAnswer(string mode)
+    public async Task ClientHalfCloses_OriginGetsTheBytesAndTheEnd_RawModesStillRelayTheAnswer(string mode)
     {
+        var received = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var origin = ScriptedOrigin.Start(async connection =>
         {
             await connection.ReadRequestAsync();
             await connection.SendAsync(SwitchingProtocols);
             var rest = Encoding.Latin1.GetString(await connection.Reader.ReadToEndAsync());
+            received.SetResult(rest);
             await SendIgnoringResetAsync(connection, "got:" + rest);
         });
         await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
@@ -82,7 +84,8 @@ public sealed class UpgradeTests
         await client.SendAsync("ping");
         client.ShutdownSend();
 
-        // The origin's read to the end returns: the client's end of stream reached it (RFC 9112 §9.6 half-close).
+        // The origin's read to the end returns, every byte before it: the client's end of stream reached it (RFC 9112 §9.6).
+        Assert.Equal("ping", await received.Task.WaitAsync(Deadline.Io));
         await origin.ConnectionsEndedAsync();
         var rest = await ReadToEndOrResetAsync(client);
         if (LlrpModes.IsRaw(mode))
@@ -101,15 +104,7 @@ public sealed class UpgradeTests
         {
             await connection.ReadRequestAsync();
             await connection.SendAsync(SwitchingProtocols);
-            try
-            {
-                await connection.Reader.ReadToEndAsync();
-            }
-            catch (IOException)
-            {
-                // A reset is an end too.
-            }
-
+            await ReadToEndIgnoringResetAsync(connection);
             ended.SetResult();
         });
         await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
@@ -137,7 +132,8 @@ public sealed class UpgradeTests
 
         await client.SendAsync(WebSocketRequest);
         Assert.Equal(101, (await client.ReadResponseAsync()).StatusCode);
-        Assert.StartsWith("bye", "bye" + await ReadToEndOrResetAsync(client));
+        Assert.Equal("bye", Encoding.Latin1.GetString(await client.ReadExactlyAsync(3)));
+        Assert.Equal(string.Empty, await ReadToEndOrResetAsync(client));
     }
 
     [Theory]
@@ -158,6 +154,42 @@ public sealed class UpgradeTests
 
         await client.AssertClosedByPeerAsync();
         await origin.ConnectionsEndedAsync();
+    }
+
+    /// <summary>A client that half-closed and an origin that stays silent: the idle timeout still ends both sides, and the gauges come back down.</summary>
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ClientHalfClosed_SilentOrigin_IdleTimeoutEndsBothSides(string mode)
+    {
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var originSawEnd = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var origin = ScriptedOrigin.Start(async connection =>
+        {
+            await connection.ReadRequestAsync();
+            await connection.SendAsync(SwitchingProtocols);
+            await ReadToEndIgnoringResetAsync(connection);
+            originSawEnd.TrySetResult();
+            await release.Task;
+        });
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "timeouts.tunnelIdleMs=200");
+        using var metrics = new ProxyMeterRecorder(proxy);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync(WebSocketRequest);
+        Assert.Equal(101, (await client.ReadResponseAsync()).StatusCode);
+        client.ShutdownSend();
+
+        await originSawEnd.Task.WaitAsync(Deadline.Io);
+        await client.AssertClosedByPeerAsync();
+        await metrics.WaitForSumAsync("llrp.tunnels", 1);
+        await metrics.WaitForSumAsync("llrp.tunnels.active", 0);
+        await metrics.WaitForSumAsync("llrp.client.active_connections", 0);
+        if (LlrpModes.IsRaw(mode))
+        {
+            await metrics.WaitForSumAsync("llrp.upstream.active_connections", 0);
+        }
+
+        release.SetResult();
     }
 
     // RFC 9110 §7.8: a server may ignore Upgrade; the answer is then an ordinary response, and the connection goes on.
@@ -200,12 +232,13 @@ public sealed class UpgradeTests
         Assert.DoesNotContain("upgrade", forwarded.Tokens("Connection"), StringComparer.OrdinalIgnoreCase);
     }
 
+    // RFC 9110 §7.8: a server must not switch to a protocol the client did not ask for, even one the proxy tunnels.
     [Theory]
     [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
-    public async Task SwitchToAnotherProtocolThanAskedFor_Refused(string mode)
+    public async Task SwitchToAListedProtocolNotAskedFor_Refused(string mode)
     {
-        await using var origin = ScriptedOrigin.Respond("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n");
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
+        await using var origin = ScriptedOrigin.Respond("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: example\r\n\r\n");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "upgrade.protocols=websocket,example");
         await using var client = await proxy.ConnectAsync();
 
         await client.SendAsync(WebSocketRequest);
@@ -289,6 +322,18 @@ public sealed class UpgradeTests
         catch (IOException)
         {
             return string.Empty;
+        }
+    }
+
+    private static async Task ReadToEndIgnoringResetAsync(OriginConnection connection)
+    {
+        try
+        {
+            await connection.Reader.ReadToEndAsync();
+        }
+        catch (IOException)
+        {
+            // A reset is an end too.
         }
     }
 

@@ -149,6 +149,8 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("upgrade.protocols", "web socket")]
     [InlineData("upgrade.protocols", "websocket/13")]
     [InlineData("upgrade.protocols", ",")]
+    [InlineData("urls", "127.0.0.1:8080")]
+    [InlineData("urls", "ftp://127.0.0.1:8080")]
     [InlineData("limits.maxRequestLineSize", "63")]
     [InlineData("limits.maxRequestHeadersTotalSize", "99999999999")]
     [InlineData("limits.maxRequestHeaderCount", "0")]
@@ -179,6 +181,16 @@ public sealed class ProxyOptionsReaderTests
 
         Assert.Equal(key, e.Key);
         Assert.Contains($"'{key}' = '{value}'", e.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>A request's protocols are one bit each in a 64-bit mask: the list holds at most 64 names.</summary>
+    [Fact]
+    public void Read_UpgradeProtocolsOver64_Throws()
+    {
+        var names = string.Join(',', Enumerable.Range(0, 65).Select(i => $"p{i}"));
+
+        Assert.Equal("upgrade.protocols", Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read(("upgrade.protocols", names))).Key);
+        Assert.Equal(64, ConfiguredOptions.Read(("upgrade.protocols", names[..names.LastIndexOf(',')])).UpgradeProtocols.Count);
     }
 
     /// <summary><c>upgrade.protocols=none</c> turns every tunnel off.</summary>

@@ -177,6 +177,18 @@ public sealed class TlsOptionsReaderTests : IDisposable
     public void Read_DownstreamInsecureInvalid_ThrowsNamingKeyAndValue()
         => AssertFails("tls.downstreamInsecure", "perhaps", ("tls.downstreamInsecure", "perhaps"));
 
+    /// <summary>SocketsHttpHandler takes the Host field for SNI and the certificate check: with preserveHost the client would choose them.</summary>
+    [Theory]
+    [InlineData("httpclient")]
+    [InlineData("httpclient-httpcontext")]
+    [InlineData("yarp")]
+    public void Read_PreserveHostWithHttpsDownstreamOverHttpClient_Refused(string mode)
+        => AssertFails("preserveHost", "true", ("downstream", "https://backend/"), ("mode", mode), ("preserveHost", "true"));
+
+    [Fact]
+    public void Read_PreserveHostWithHttpsDownstreamInRawMode_Accepted()
+        => Assert.True(ConfiguredOptions.Read(("downstream", "https://backend/"), ("mode", "raw"), ("preserveHost", "true")).PreserveHost);
+
     private void AssertLoaded(ProxyOptions options)
     {
         var loaded = Assert.IsType<System.Security.Cryptography.X509Certificates.X509Certificate2>(options.ServerCertificate);

@@ -36,7 +36,7 @@ public sealed class RequestRewriterTests
             head,
             RequestParsing.DefaultLimits,
             out _));
-        head.IsUpgrade = true;
+        head.RequestedUpgrades = 1;
         var output = new ArrayBufferWriter<byte>();
         var writer = new BufferWriter<ArrayBufferWriter<byte>>(output, 0);
         Rewriter(Downstream, preserveHost: false, forwardedHeaders: true, addVia: true).WriteHead(ref writer, head);

@@ -31,8 +31,10 @@ public sealed class TunnelRelayTests
         Assert.Equal("hello from the downstream", await ReadTextAsync(tunnel.ClientReceives, "hello from the downstream".Length));
         await tunnel.DownstreamEnds();
         await relay.WaitAsync(Limit);
+
+        // The client's side cannot half-close: the downstream's end ends the tunnel, and what would still go to it is cut.
+        Assert.True(tunnel.Upstream.Aborted);
         Assert.True(tunnel.Upstream.Disposed);
-        Assert.False(tunnel.Upstream.Aborted);
     }
 
     // RFC 9112 §9.6: a half-closed client may still receive; over a socket its end reaches the downstream as a half-close.
@@ -193,7 +195,12 @@ public sealed class TunnelRelayTests
 
         public PipeReader DownstreamReceives => _toDownstream.Reader;
 
-        public Task RunAsync() => TunnelRelay.RunAsync(Client, Upstream, new TunnelActivity(), _metrics);
+        public Task RunAsync()
+        {
+            var activity = new TunnelActivity(_metrics);
+            Assert.True(activity.TryOpen(Upstream, new ClientResponseWriter(_toClient.Writer, _metrics)));
+            return TunnelRelay.RunAsync(Client, Upstream, activity);
+        }
 
         public async Task ClientSends(string text) => await _fromClient.Writer.WriteAsync(Encoding.ASCII.GetBytes(text));
 

@@ -24,7 +24,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
     private bool _isHead;
     private bool _isHttp10;
     private bool _isPersistent;
-    private bool _isUpgrade;
+    private ulong _requestedUpgrades;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
@@ -42,7 +42,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
 
         var fields = new MessageFieldSink(request, _strings, context.Downstream.Authority, static () => new ByteArrayContent([]));
         context.Rewriter.WriteFields(head, ref fields);
-        (_isHead, _isHttp10, _isPersistent, _isUpgrade) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.IsUpgrade);
+        (_isHead, _isHttp10, _isPersistent, _requestedUpgrades) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.RequestedUpgrades);
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -104,7 +104,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
         var client = context.Response;
         if (head.IsInterim)
         {
-            return _isUpgrade && context.Upgrades.AcceptsSwitch(head)
+            return context.Upgrades.AcceptsSwitch(head, _requestedUpgrades)
                 ? await SwitchProtocolsAsync(head, response, client)
                 : ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
         }

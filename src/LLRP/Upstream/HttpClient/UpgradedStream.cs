@@ -29,9 +29,19 @@ internal sealed class UpgradedStream : IUpstreamTunnel
 
     public async ValueTask DisposeAsync()
     {
-        await Transport.Input.CompleteAsync();
-        await Transport.Output.CompleteAsync();
-        await _stream.DisposeAsync();
-        _response.Dispose();
+        try
+        {
+            await Transport.Input.CompleteAsync();
+            await Transport.Output.CompleteAsync();
+        }
+        catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
+        {
+            // What was left to send could not go: the connection ends anyway.
+        }
+        finally
+        {
+            await _stream.DisposeAsync();
+            _response.Dispose();
+        }
     }
 }

@@ -22,7 +22,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
     private readonly TargetUriCache _uris = new(context.Downstream);
     private readonly Func<ForwardedContent> _newContent = () => new StreamBodyContent(context.Body);
     private bool _hasBody;
-    private bool _isUpgrade;
+    private ulong _requestedUpgrades;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
@@ -30,7 +30,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
     {
         _light.Fill(head, body);
         _hasBody = body != BodyKind.None;
-        _isUpgrade = head.IsUpgrade;
+        _requestedUpgrades = head.RequestedUpgrades;
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -103,7 +103,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
 
         if (head.IsInterim)
         {
-            if (!_isUpgrade || !context.Upgrades.AcceptsSwitch(head))
+            if (!context.Upgrades.AcceptsSwitch(head, _requestedUpgrades))
             {
                 return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
             }

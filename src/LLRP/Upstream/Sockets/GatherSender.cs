@@ -8,7 +8,7 @@ namespace LLRP.Upstream.Sockets;
 /// <summary>
 /// Sends every segment of a buffer with one system call (<c>sendmsg</c> with a buffer list), where a send per segment
 /// would cost one call for each of a pipe's 4 KiB segments. Reused for every send of one connection, one send at a
-/// time, with no allocation per send.
+/// time.
 /// </summary>
 internal sealed class GatherSender : SocketAsyncEventArgs, IValueTaskSource<int>
 {

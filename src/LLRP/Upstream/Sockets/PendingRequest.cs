@@ -9,7 +9,7 @@ namespace LLRP.Upstream.Sockets;
 /// again, which happens in batches without a body to read, whose bytes stay valid; an upgrade request's are a copy, since
 /// the client input is advanced past it before it is answered).
 /// </param>
-/// <param name="IsUpgrade">A <c>101</c> to it turns the connection into a tunnel (<see cref="RequestHead.IsUpgrade"/>).</param>
+/// <param name="RequestedUpgrades">The protocols it asks to switch to (<see cref="RequestHead.RequestedUpgrades"/>): a <c>101</c> to one turns the connection into a tunnel.</param>
 internal readonly record struct PendingRequest(
     ReadOnlySequence<byte> Message,
     int HeadLength,
@@ -18,4 +18,4 @@ internal readonly record struct PendingRequest(
     bool IsHttp10,
     bool IsPersistent,
     bool IsIdempotent,
-    bool IsUpgrade);
+    ulong RequestedUpgrades);

@@ -49,7 +49,7 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
             if (_response.StatusCode == 101)
             {
                 // RFC 9110 §15.2.2: only an upgrade the client asked for, to a protocol tunnelled here, may switch.
-                if (!request.IsUpgrade || !upgrades.AcceptsSwitch(_response))
+                if (!upgrades.AcceptsSwitch(_response, request.RequestedUpgrades))
                 {
                     input.AdvanceTo(head.Result.Buffer.Start);
                     return RelayOutcome.Failed(ForwarderError.InvalidResponse, started: false);

@@ -1,6 +1,5 @@
 using System.Net.Security;
 using System.Net.Sockets;
-using System.Security.Authentication;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using Microsoft.AspNetCore.Connections;
@@ -59,8 +58,9 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
             await stream.DisposeAsync();
             throw new UpstreamException(ForwarderError.ConnectTimeout, e);
         }
-        catch (Exception e) when (e is AuthenticationException or IOException)
+        catch (Exception e)
         {
+            // Refused (AuthenticationException), cut (IOException) or anything else: the stream and its socket go.
             await stream.DisposeAsync();
             throw new UpstreamException(ForwarderError.TlsHandshakeFailed, e);
         }

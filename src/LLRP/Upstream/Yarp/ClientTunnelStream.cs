@@ -1,33 +1,18 @@
 using System.Buffers;
 using System.IO.Pipelines;
-using LLRP.Diagnostics;
 
 namespace LLRP.Upstream.Yarp;
 
 /// <summary>
 /// The client's end of a tunnel as a read-write stream, for YARP, which relays a tunnel between two streams itself:
 /// reads take what the client sent (the bytes after the upgrade request first), writes go to the client and are flushed
-/// at once. Every byte touches the <see cref="TunnelActivity"/> the idle timeout reads, and is counted like the other
-/// modes' tunnels. The client's end of stream cancels <c>clientEnded</c>. Disposing it ends the tunnel, not the client
-/// connection, which the session closes.
+/// at once. Every byte touches and is counted by the tunnel's <see cref="TunnelActivity"/>, opened before this stream.
+/// The client's end of stream, once every byte before it was read, cancels <c>clientEnded</c>. Disposing the stream
+/// closes the tunnel, not the client connection, which the session closes.
 /// </summary>
-internal sealed class ClientTunnelStream : Stream
+internal sealed class ClientTunnelStream(IDuplexPipe client, TunnelActivity activity, CancellationTokenSource clientEnded) : Stream
 {
-    private readonly IDuplexPipe _client;
-    private readonly TunnelActivity _activity;
-    private readonly ProxyMetrics _metrics;
-    private readonly CancellationTokenSource _clientEnded;
     private int _disposed;
-
-    public ClientTunnelStream(IDuplexPipe client, TunnelActivity activity, ProxyMetrics metrics, CancellationTokenSource clientEnded)
-    {
-        _client = client;
-        _activity = activity;
-        _metrics = metrics;
-        _clientEnded = clientEnded;
-        metrics.TunnelOpened();
-        activity.Open();
-    }
 
     public override bool CanRead => true;
 
@@ -45,37 +30,39 @@ internal sealed class ClientTunnelStream : Stream
 
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
-        var result = await _client.Input.ReadAsync(cancellationToken);
+        var result = await client.Input.ReadAsync(cancellationToken);
         var data = result.Buffer;
-        var count = (int)Math.Min(data.Length, buffer.Length);
-        data.Slice(0, count).CopyTo(buffer.Span);
-        _client.Input.AdvanceTo(data.GetPosition(count));
-        if (count > 0)
+        if (data.IsEmpty || buffer.IsEmpty)
         {
-            _activity.Touch();
-            _metrics.BytesReceived(count);
-        }
-        else if (result.IsCanceled)
-        {
-            throw new OperationCanceledException("The read of the client's tunnel end was cancelled.");
-        }
-        else if (result.IsCompleted)
-        {
-            _clientEnded.Cancel();
+            // A zero-byte read (YARP's wait for data) leaves what arrived for the next read.
+            client.Input.AdvanceTo(data.Start);
+            if (data.IsEmpty && result.IsCanceled)
+            {
+                throw new OperationCanceledException("The read of the client's tunnel end was cancelled.");
+            }
+
+            if (data.IsEmpty && result.IsCompleted)
+            {
+                clientEnded.Cancel();
+            }
+
+            return 0;
         }
 
+        var count = (int)Math.Min(data.Length, buffer.Length);
+        data.Slice(0, count).CopyTo(buffer.Span);
+        client.Input.AdvanceTo(data.GetPosition(count));
+        activity.Touch();
+        activity.Count(count, toClient: false);
         return count;
     }
 
     public override async ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
-        _client.Output.Write(buffer.Span);
-        _activity.Touch();
-        _metrics.BytesSent(buffer.Length);
-        if ((await _client.Output.FlushAsync(cancellationToken)).IsCompleted)
-        {
-            throw new IOException("The client closed the connection.");
-        }
+        client.Output.Write(buffer.Span);
+        activity.Touch();
+        activity.Count(buffer.Length, toClient: true);
+        await FlushAsync(cancellationToken);
     }
 
     public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
@@ -86,7 +73,7 @@ internal sealed class ClientTunnelStream : Stream
 
     public override async Task FlushAsync(CancellationToken cancellationToken)
     {
-        if ((await _client.Output.FlushAsync(cancellationToken)).IsCompleted)
+        if ((await client.Output.FlushAsync(cancellationToken)).IsCompleted)
         {
             throw new IOException("The client closed the connection.");
         }
@@ -106,8 +93,7 @@ internal sealed class ClientTunnelStream : Stream
     {
         if (disposing && Interlocked.Exchange(ref _disposed, 1) == 0)
         {
-            _activity.Close();
-            _metrics.TunnelClosed();
+            activity.Close();
         }
 
         base.Dispose(disposing);

@@ -1,4 +1,3 @@
-using LLRP.Diagnostics;
 using LLRP.Upstream.LightContext;
 using Microsoft.AspNetCore.Http.Features;
 
@@ -11,7 +10,7 @@ namespace LLRP.Upstream.Yarp;
 /// client's end of stream on, and waits for the downstream's: the client's end cancels <see cref="ClientEnded"/>, given
 /// to YARP with the request, so the tunnel ends as in the other modes over HttpClient. One per client connection.
 /// </summary>
-internal sealed class ClientUpgradeFeature(ForwarderContext context, LightResponse response, ProxyMetrics metrics) : IHttpUpgradeFeature, IDisposable
+internal sealed class ClientUpgradeFeature(ForwarderContext context, LightResponse response) : IHttpUpgradeFeature, IDisposable
 {
     private CancellationTokenSource? _clientEnded;
 
@@ -26,11 +25,8 @@ internal sealed class ClientUpgradeFeature(ForwarderContext context, LightRespon
     public void Reset(bool upgradable)
     {
         (IsUpgradableRequest, Switched) = (upgradable, false);
-        if (upgradable)
-        {
-            _clientEnded?.Dispose();
-            _clientEnded = new CancellationTokenSource();
-        }
+        _clientEnded?.Dispose();
+        _clientEnded = upgradable ? new CancellationTokenSource() : null;
     }
 
     public async Task<Stream> UpgradeAsync()
@@ -47,16 +43,12 @@ internal sealed class ClientUpgradeFeature(ForwarderContext context, LightRespon
             throw new IOException("The client closed the connection.");
         }
 
-        var stream = new ClientTunnelStream(context.ClientTransport, context.Tunnel, metrics, _clientEnded!);
-        Interlocked.MemoryBarrier();
-        if (context.Response.Stopping)
+        if (!context.Tunnel.TryOpen(upstream: null, context.Response))
         {
-            // The proxy began stopping as the tunnel opened, and may have looked for tunnels to close before it did.
-            await stream.DisposeAsync();
             throw new IOException("The proxy is stopping.");
         }
 
-        return stream;
+        return new ClientTunnelStream(context.ClientTransport, context.Tunnel, _clientEnded!);
     }
 
     public void Dispose() => _clientEnded?.Dispose();

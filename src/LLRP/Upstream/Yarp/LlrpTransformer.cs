@@ -20,10 +20,10 @@ internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uri
     /// <summary>The response head was copied into the light context, so what YARP reports after it concerns the bodies.</summary>
     public bool ResponseCopied { get; private set; }
 
-    private bool _isUpgrade;
+    private ulong _requestedUpgrades;
 
-    /// <param name="isUpgrade">The request is an upgrade to a tunnelled protocol: a proper <c>101</c> to it is forwarded.</param>
-    public void Reset(bool isUpgrade) => (InvalidResponse, ResponseCopied, _isUpgrade) = (false, false, isUpgrade);
+    /// <param name="requestedUpgrades">The tunnelled protocols the request asks for (<see cref="RequestHead.RequestedUpgrades"/>): a proper <c>101</c> to one is forwarded.</param>
+    public void Reset(ulong requestedUpgrades) => (InvalidResponse, ResponseCopied, _requestedUpgrades) = (false, false, requestedUpgrades);
 
     public override async ValueTask TransformRequestAsync(HttpContext httpContext, HttpRequestMessage proxyRequest, string destinationPrefix, CancellationToken cancellationToken)
     {
@@ -57,7 +57,7 @@ internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uri
             return ValueTask.FromResult(false);
         }
 
-        InvalidResponse = head.IsInterim && !(_isUpgrade && upgrades.AcceptsSwitch(head));
+        InvalidResponse = head.IsInterim && !upgrades.AcceptsSwitch(head, _requestedUpgrades);
         ResponseCopied = !InvalidResponse;
         return ValueTask.FromResult(ResponseCopied);
     }

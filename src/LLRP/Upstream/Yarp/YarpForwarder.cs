@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
-using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream.HttpClient;
 using LLRP.Upstream.LightContext;
@@ -30,14 +29,14 @@ internal sealed class YarpForwarder : IRequestForwarder
     private readonly string _destinationPrefix;
 
     /// <param name="upgradeConfig">The configuration of an upgrade request: YARP's activity timeout is the tunnel's idle timeout.</param>
-    public YarpForwarder(ForwarderContext context, InvokerSelector invokers, IHttpForwarder forwarder, ForwarderRequestConfig config, ForwarderRequestConfig upgradeConfig, ProxyMetrics metrics, int maxResponseHeadSize)
+    public YarpForwarder(ForwarderContext context, InvokerSelector invokers, IHttpForwarder forwarder, ForwarderRequestConfig config, ForwarderRequestConfig upgradeConfig, int maxResponseHeadSize)
     {
         _invokers = invokers;
         _forwarder = forwarder;
         _config = config;
         _upgradeConfig = upgradeConfig;
         _light = new LightHttpContext(context, maxResponseHeadSize);
-        _upgrade = new ClientUpgradeFeature(context, _light.Response, metrics);
+        _upgrade = new ClientUpgradeFeature(context, _light.Response);
         _light.Features.Set<IHttpUpgradeFeature>(_upgrade);
         var uris = new TargetUriCache(context.Downstream);
         _transformer = new LlrpTransformer(_light, uris, context.Upgrades);
@@ -51,7 +50,7 @@ internal sealed class YarpForwarder : IRequestForwarder
         _light.Fill(head, body);
         _light.Features.Set<IForwarderErrorFeature>(null);
         _upgrade.Reset(head.IsUpgrade);
-        _transformer.Reset(head.IsUpgrade);
+        _transformer.Reset(head.RequestedUpgrades);
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]

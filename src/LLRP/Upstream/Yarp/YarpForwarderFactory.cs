@@ -1,31 +1,32 @@
 using System.Net;
 using LLRP.Configuration;
-using LLRP.Diagnostics;
 using LLRP.Upstream.HttpClient;
 using Yarp.ReverseProxy.Forwarder;
 
 namespace LLRP.Upstream.Yarp;
 
 /// <summary>yarp mode's forwarders: one per client connection, over YARP's forwarder and the invokers the sharing keys give it.</summary>
-internal sealed class YarpForwarderFactory(ProxyOptions options, HttpClientInvokers invokers, IHttpForwarder forwarder, ProxyMetrics metrics) : IForwarderFactory
+internal sealed class YarpForwarderFactory(ProxyOptions options, HttpClientInvokers invokers, IHttpForwarder forwarder) : IForwarderFactory
 {
-    /// <summary>HTTP/1.1 only, as the other modes; YARP's activity timeout (reset on every read or write) is the response headers timeout.</summary>
-    private readonly ForwarderRequestConfig _config = new()
-    {
-        ActivityTimeout = options.ResponseHeadersTimeout,
-        Version = HttpVersion.Version11,
-        VersionPolicy = HttpVersionPolicy.RequestVersionExact,
-    };
+    /// <summary>YARP's activity timeout (reset on every read or write) is the response headers timeout.</summary>
+    private readonly ForwarderRequestConfig _config = Http11(options.ResponseHeadersTimeout);
 
     /// <summary>An upgrade request's: YARP's activity timeout also runs while it relays the tunnel, so it is the tunnel's idle timeout.</summary>
-    private ForwarderRequestConfig UpgradeConfig => _config with { ActivityTimeout = options.TunnelIdleTimeout };
+    private readonly ForwarderRequestConfig _upgradeConfig = Http11(options.TunnelIdleTimeout);
 
     public IRequestForwarder Create(ForwarderContext context) => new YarpForwarder(
         context,
         invokers.ForConnection(),
         forwarder,
         _config,
-        UpgradeConfig,
-        metrics,
+        _upgradeConfig,
         options.MaxResponseHeadersTotalSize);
+
+    /// <summary>HTTP/1.1 only, as the other modes.</summary>
+    private static ForwarderRequestConfig Http11(TimeSpan activityTimeout) => new()
+    {
+        ActivityTimeout = activityTimeout,
+        Version = HttpVersion.Version11,
+        VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+    };
 }
