@@ -192,6 +192,26 @@ public sealed class UpgradeTests
         release.SetResult();
     }
 
+    /// <summary>An upgrade request waits for its response head no longer than any other (yarp mode too, whose activity timeout is the tunnel's idle timeout).</summary>
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task UpgradeNotAnswered_504AfterResponseHeadersTimeout(string mode)
+    {
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var origin = ScriptedOrigin.Start(async connection =>
+        {
+            await connection.ReadRequestAsync();
+            await release.Task;
+        });
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "timeouts.responseHeadersMs=300");
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync(WebSocketRequest);
+
+        Assert.Equal(504, (await client.ReadResponseAsync()).StatusCode);
+        release.SetResult();
+    }
+
     // RFC 9110 §7.8: a server may ignore Upgrade; the answer is then an ordinary response, and the connection goes on.
     [Theory]
     [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]

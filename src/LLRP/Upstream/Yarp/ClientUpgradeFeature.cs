@@ -6,27 +6,43 @@ namespace LLRP.Upstream.Yarp;
 /// <summary>
 /// The light context's upgrade, which YARP asks for when the downstream answers <c>101</c>: the response head goes to
 /// the client, then the client's end of the tunnel is handed over as a stream. Only a request the session found to be an
-/// upgrade to a tunnelled protocol (<see cref="Http1.RequestHead.IsUpgrade"/>) is upgradable. YARP does not pass the
-/// client's end of stream on, and waits for the downstream's: the client's end cancels <see cref="ClientEnded"/>, given
-/// to YARP with the request, so the tunnel ends as in the other modes over HttpClient. One per client connection.
+/// upgrade to a tunnelled protocol (<see cref="Http1.RequestHead.IsUpgrade"/>) is upgradable. An upgrade request is sent
+/// with <see cref="Ended"/>, for what YARP's one activity timeout (the tunnel's idle timeout, for such a request) does not
+/// do: it is cancelled when the response head is later than <c>timeouts.responseHeadersMs</c>, as in every mode, and when
+/// the client ends its stream in the tunnel, which YARP would not pass on (it would wait for the downstream's end), so
+/// that the tunnel ends as in the other modes over HttpClient. One per client connection.
 /// </summary>
-internal sealed class ClientUpgradeFeature(ForwarderContext context, LightResponse response) : IHttpUpgradeFeature, IDisposable
+internal sealed class ClientUpgradeFeature(ForwarderContext context, LightResponse response, TimeSpan responseHeadersTimeout) : IHttpUpgradeFeature, IDisposable
 {
-    private CancellationTokenSource? _clientEnded;
+    private CancellationTokenSource? _ended;
+    private bool _headArrived;
 
     public bool IsUpgradableRequest { get; private set; }
 
     /// <summary>The response switched protocols: the client connection was a tunnel, and ends with it.</summary>
     public bool Switched { get; private set; }
 
-    /// <summary>Cancelled when the client ends its stream in the tunnel; none for a request that is no upgrade.</summary>
-    public CancellationToken ClientEnded => _clientEnded?.Token ?? CancellationToken.None;
+    /// <summary>See the type's summary; none for a request that is no upgrade.</summary>
+    public CancellationToken Ended => _ended?.Token ?? CancellationToken.None;
+
+    /// <summary>The upgrade request got no response head within <c>timeouts.responseHeadersMs</c>.</summary>
+    public bool HeadTimedOut => IsUpgradableRequest && !_headArrived && _ended!.IsCancellationRequested;
 
     public void Reset(bool upgradable)
     {
-        (IsUpgradableRequest, Switched) = (upgradable, false);
-        _clientEnded?.Dispose();
-        _clientEnded = upgradable ? new CancellationTokenSource() : null;
+        (IsUpgradableRequest, Switched, _headArrived) = (upgradable, false, false);
+        _ended?.Dispose();
+        _ended = upgradable ? new CancellationTokenSource(responseHeadersTimeout) : null;
+    }
+
+    /// <summary>The response head arrived: the response headers timeout stops.</summary>
+    public void HeadArrived()
+    {
+        if (_ended is { } ended && !ended.IsCancellationRequested)
+        {
+            _headArrived = true;
+            ended.CancelAfter(Timeout.InfiniteTimeSpan);
+        }
     }
 
     public async Task<Stream> UpgradeAsync()
@@ -48,8 +64,8 @@ internal sealed class ClientUpgradeFeature(ForwarderContext context, LightRespon
             throw new IOException("The proxy is stopping.");
         }
 
-        return new ClientTunnelStream(context.ClientTransport, context.Tunnel, _clientEnded!);
+        return new ClientTunnelStream(context.ClientTransport, context.Tunnel, _ended!);
     }
 
-    public void Dispose() => _clientEnded?.Dispose();
+    public void Dispose() => _ended?.Dispose();
 }

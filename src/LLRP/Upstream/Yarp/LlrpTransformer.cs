@@ -12,7 +12,7 @@ namespace LLRP.Upstream.Yarp;
 /// validated with raw mode's rules before YARP goes on; one it would refuse is not forwarded (a <c>101</c> only answers
 /// an upgrade request, to a tunnelled protocol). One per client connection.
 /// </summary>
-internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uris, UpgradeProtocols upgrades) : HttpTransformer
+internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uris, UpgradeProtocols upgrades, ClientUpgradeFeature upgrade) : HttpTransformer
 {
     /// <summary>The downstream sent a response that raw mode would refuse.</summary>
     public bool InvalidResponse { get; private set; }
@@ -44,6 +44,7 @@ internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uri
             return ValueTask.FromResult(false);
         }
 
+        upgrade.HeadArrived();
         httpContext.Response.Headers.Clear();
         ContextMessages.CopyResponse(proxyResponse, httpContext.Response);
         ResponseHead head;

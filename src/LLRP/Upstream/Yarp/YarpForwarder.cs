@@ -29,17 +29,25 @@ internal sealed class YarpForwarder : IRequestForwarder
     private readonly string _destinationPrefix;
 
     /// <param name="upgradeConfig">The configuration of an upgrade request: YARP's activity timeout is the tunnel's idle timeout.</param>
-    public YarpForwarder(ForwarderContext context, InvokerSelector invokers, IHttpForwarder forwarder, ForwarderRequestConfig config, ForwarderRequestConfig upgradeConfig, int maxResponseHeadSize)
+    /// <param name="responseHeadersTimeout">The response headers timeout, which <paramref name="upgradeConfig"/> leaves to <see cref="ClientUpgradeFeature"/>.</param>
+    public YarpForwarder(
+        ForwarderContext context,
+        InvokerSelector invokers,
+        IHttpForwarder forwarder,
+        ForwarderRequestConfig config,
+        ForwarderRequestConfig upgradeConfig,
+        TimeSpan responseHeadersTimeout,
+        int maxResponseHeadSize)
     {
         _invokers = invokers;
         _forwarder = forwarder;
         _config = config;
         _upgradeConfig = upgradeConfig;
         _light = new LightHttpContext(context, maxResponseHeadSize);
-        _upgrade = new ClientUpgradeFeature(context, _light.Response);
+        _upgrade = new ClientUpgradeFeature(context, _light.Response, responseHeadersTimeout);
         _light.Features.Set<IHttpUpgradeFeature>(_upgrade);
         var uris = new TargetUriCache(context.Downstream);
-        _transformer = new LlrpTransformer(_light, uris, context.Upgrades);
+        _transformer = new LlrpTransformer(_light, uris, context.Upgrades, _upgrade);
         _destinationPrefix = uris.Origin;
     }
 
@@ -57,8 +65,13 @@ internal sealed class YarpForwarder : IRequestForwarder
     public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
     {
         var config = _upgrade.IsUpgradableRequest ? _upgradeConfig : _config;
-        var error = await _forwarder.SendAsync(_light.Context, _destinationPrefix, _invokers.Next(), config, _transformer, _upgrade.ClientEnded);
+        var error = await _forwarder.SendAsync(_light.Context, _destinationPrefix, _invokers.Next(), config, _transformer, _upgrade.Ended);
         var response = _light.Response;
+        if (_upgrade.HeadTimedOut)
+        {
+            return ForwardResult.Failed(0, ForwarderError.ResponseTimeout, started: false);
+        }
+
         if (_upgrade.Switched)
         {
             // YARP relayed the tunnel to its end; however it ended, the client connection closes now.

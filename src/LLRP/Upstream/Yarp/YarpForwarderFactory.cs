@@ -20,6 +20,7 @@ internal sealed class YarpForwarderFactory(ProxyOptions options, HttpClientInvok
         forwarder,
         _config,
         _upgradeConfig,
+        options.ResponseHeadersTimeout,
         options.MaxResponseHeadersTotalSize);
 
     /// <summary>HTTP/1.1 only, as the other modes.</summary>
