@@ -290,22 +290,20 @@ internal sealed class ClientSession : ITrackedConnection
             return close;
         }
 
-        if (!_tunnel.TryOpen(tunnel, _response))
+        if (_tunnel.TryOpen(tunnel, _response))
         {
-            tunnel.Abort();
-            await tunnel.DisposeAsync();
-        }
-        else if (!await _response.FlushAsync())
-        {
+            if (await _response.FlushAsync())
+            {
+                await TunnelRelay.RunAsync(_connection, tunnel, _tunnel);
+                return true;
+            }
+
             _tunnel.Close();
-            tunnel.Abort();
-            await tunnel.DisposeAsync();
-        }
-        else
-        {
-            await TunnelRelay.RunAsync(_connection, tunnel, _tunnel);
         }
 
+        // Stopping, or the client is gone: the tunnel ends before it began.
+        tunnel.Abort();
+        await tunnel.DisposeAsync();
         return true;
     }
 

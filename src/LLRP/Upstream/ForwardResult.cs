@@ -14,4 +14,7 @@ namespace LLRP.Upstream;
 internal readonly record struct ForwardResult(int Completed, ForwarderError Error, bool Started, bool CloseClient, IUpstreamTunnel? Tunnel = null)
 {
     public static ForwardResult Failed(int completed, ForwarderError error, bool started) => new(completed, error, started, CloseClient: true);
+
+    /// <summary>The batch's only request, an upgrade, was answered with a <c>101</c>: the connection is now <paramref name="tunnel"/>.</summary>
+    public static ForwardResult Switched(IUpstreamTunnel tunnel) => new(1, ForwarderError.None, Started: true, CloseClient: true, tunnel);
 }

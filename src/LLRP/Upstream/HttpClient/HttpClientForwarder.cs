@@ -123,6 +123,6 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
     private static async ValueTask<ForwardResult> SwitchProtocolsAsync(ResponseHead head, HttpResponseMessage response, ClientResponseWriter client)
     {
         client.WriteSwitchingProtocols(head);
-        return new ForwardResult(1, ForwarderError.None, Started: true, CloseClient: true, new UpgradedStream(await response.Content.ReadAsStreamAsync(), response));
+        return ForwardResult.Switched(await UpgradedStream.OpenAsync(response));
     }
 }

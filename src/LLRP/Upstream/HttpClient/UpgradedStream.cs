@@ -12,7 +12,7 @@ internal sealed class UpgradedStream : IUpstreamTunnel
     private readonly Stream _stream;
     private readonly HttpResponseMessage _response;
 
-    public UpgradedStream(Stream stream, HttpResponseMessage response)
+    private UpgradedStream(Stream stream, HttpResponseMessage response)
     {
         _stream = stream;
         _response = response;
@@ -20,6 +20,10 @@ internal sealed class UpgradedStream : IUpstreamTunnel
             PipeReader.Create(stream, new StreamPipeReaderOptions(leaveOpen: true)),
             PipeWriter.Create(stream, new StreamPipeWriterOptions(leaveOpen: true)));
     }
+
+    /// <summary>The tunnel over the read-write stream of <paramref name="response"/>, a <c>101</c>; it owns the response from now on.</summary>
+    public static async ValueTask<UpgradedStream> OpenAsync(HttpResponseMessage response)
+        => new(await response.Content.ReadAsStreamAsync(), response);
 
     public IDuplexPipe Transport { get; }
 

@@ -114,7 +114,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
 
             // A 101 to the upgrade request: its head goes to the client, the response's stream is the tunnel's downstream end.
             await response.StartAsync();
-            return new ForwardResult(1, ForwarderError.None, Started: true, CloseClient: true, new UpgradedStream(await source.Content.ReadAsStreamAsync(), source));
+            return ForwardResult.Switched(await UpgradedStream.OpenAsync(source));
         }
 
         await response.StartAsync();

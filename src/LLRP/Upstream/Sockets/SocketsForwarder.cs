@@ -101,7 +101,8 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
 
             if (outcome.Switched)
             {
-                return new ForwardResult(i + 1, ForwarderError.None, Started: true, CloseClient: true, upstream.Detach());
+                // An upgrade request is alone in its batch.
+                return ForwardResult.Switched(upstream.Detach());
             }
 
             upstream.Connection.CompletedResponses++;

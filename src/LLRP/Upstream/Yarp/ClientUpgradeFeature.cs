@@ -17,7 +17,10 @@ internal sealed class ClientUpgradeFeature(ForwarderContext context, LightRespon
     private CancellationTokenSource? _ended;
     private bool _headArrived;
 
-    public bool IsUpgradableRequest { get; private set; }
+    /// <summary>The tunnelled protocols the request asks for (<see cref="Http1.RequestHead.RequestedUpgrades"/>); zero for no upgrade.</summary>
+    public ulong RequestedUpgrades { get; private set; }
+
+    public bool IsUpgradableRequest => RequestedUpgrades != 0;
 
     /// <summary>The response switched protocols: the client connection was a tunnel, and ends with it.</summary>
     public bool Switched { get; private set; }
@@ -28,11 +31,11 @@ internal sealed class ClientUpgradeFeature(ForwarderContext context, LightRespon
     /// <summary>The upgrade request got no response head within <c>timeouts.responseHeadersMs</c>.</summary>
     public bool HeadTimedOut => IsUpgradableRequest && !_headArrived && _ended!.IsCancellationRequested;
 
-    public void Reset(bool upgradable)
+    public void Reset(ulong requestedUpgrades)
     {
-        (IsUpgradableRequest, Switched, _headArrived) = (upgradable, false, false);
+        (RequestedUpgrades, Switched, _headArrived) = (requestedUpgrades, false, false);
         _ended?.Dispose();
-        _ended = upgradable ? new CancellationTokenSource(responseHeadersTimeout) : null;
+        _ended = IsUpgradableRequest ? new CancellationTokenSource(responseHeadersTimeout) : null;
     }
 
     /// <summary>The response head arrived: the response headers timeout stops.</summary>

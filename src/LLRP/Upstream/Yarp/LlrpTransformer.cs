@@ -20,10 +20,7 @@ internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uri
     /// <summary>The response head was copied into the light context, so what YARP reports after it concerns the bodies.</summary>
     public bool ResponseCopied { get; private set; }
 
-    private ulong _requestedUpgrades;
-
-    /// <param name="requestedUpgrades">The tunnelled protocols the request asks for (<see cref="RequestHead.RequestedUpgrades"/>): a proper <c>101</c> to one is forwarded.</param>
-    public void Reset(ulong requestedUpgrades) => (InvalidResponse, ResponseCopied, _requestedUpgrades) = (false, false, requestedUpgrades);
+    public void Reset() => (InvalidResponse, ResponseCopied) = (false, false);
 
     public override async ValueTask TransformRequestAsync(HttpContext httpContext, HttpRequestMessage proxyRequest, string destinationPrefix, CancellationToken cancellationToken)
     {
@@ -58,7 +55,7 @@ internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uri
             return ValueTask.FromResult(false);
         }
 
-        InvalidResponse = head.IsInterim && !upgrades.AcceptsSwitch(head, _requestedUpgrades);
+        InvalidResponse = head.IsInterim && !upgrades.AcceptsSwitch(head, upgrade.RequestedUpgrades);
         ResponseCopied = !InvalidResponse;
         return ValueTask.FromResult(ResponseCopied);
     }

@@ -57,8 +57,8 @@ internal sealed class YarpForwarder : IRequestForwarder
     {
         _light.Fill(head, body);
         _light.Features.Set<IForwarderErrorFeature>(null);
-        _upgrade.Reset(head.IsUpgrade);
-        _transformer.Reset(head.RequestedUpgrades);
+        _upgrade.Reset(head.RequestedUpgrades);
+        _transformer.Reset();
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
