@@ -1,4 +1,3 @@
-using System.Net;
 using System.Net.Sockets;
 
 namespace LLRP.FunctionalTests.Infrastructure;
@@ -12,23 +11,18 @@ public sealed class ScriptedOrigin : IAsyncDisposable
     /// <summary>A minimal valid response.</summary>
     public const string Ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
 
-    private readonly TcpListener _listener;
     private readonly Func<OriginConnection, Task> _handler;
-    private readonly CancellationTokenSource _stopping = new();
     private readonly List<OriginConnection> _connections = [];
     private readonly List<Task> _handlers = [];
-    private readonly Task _accepting;
+    private readonly LoopbackAcceptor _acceptor;
 
     private ScriptedOrigin(Func<OriginConnection, Task> handler)
     {
         _handler = handler;
-        _listener = new TcpListener(IPAddress.Loopback, 0);
-        _listener.Start();
-        Port = ((IPEndPoint)_listener.LocalEndpoint).Port;
-        _accepting = AcceptAsync();
+        _acceptor = new LoopbackAcceptor(Accept);
     }
 
-    public int Port { get; }
+    public int Port => _acceptor.Port;
 
     public string Url => $"http://127.0.0.1:{Port}";
 
@@ -87,9 +81,7 @@ public sealed class ScriptedOrigin : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        await _stopping.CancelAsync();
-        _listener.Stop();
-        await _accepting;
+        await _acceptor.StopAsync();
         Task[] handlers;
         lock (_connections)
         {
@@ -102,32 +94,19 @@ public sealed class ScriptedOrigin : IAsyncDisposable
         }
 
         await Task.WhenAll(handlers).WaitAsync(Deadline.Io);
-        _stopping.Dispose();
     }
 
-    private async Task AcceptAsync()
+    private Task Accept(Socket socket)
     {
-        while (true)
+        socket.NoDelay = true;
+        lock (_connections)
         {
-            Socket socket;
-            try
-            {
-                socket = await _listener.AcceptSocketAsync(_stopping.Token);
-            }
-            catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException or InvalidOperationException)
-            {
-                // Stopped: during an accept, or between two (the listener then throws InvalidOperationException).
-                return;
-            }
-
-            socket.NoDelay = true;
-            lock (_connections)
-            {
-                var connection = new OriginConnection(socket, _connections.Count);
-                _connections.Add(connection);
-                _handlers.Add(RunAsync(connection));
-            }
+            var connection = new OriginConnection(socket, _connections.Count);
+            _connections.Add(connection);
+            _handlers.Add(RunAsync(connection));
         }
+
+        return Task.CompletedTask;
     }
 
     private async Task RunAsync(OriginConnection connection)

@@ -9,22 +9,17 @@ namespace LLRP.FunctionalTests.Infrastructure;
 /// </summary>
 public sealed class TcpRelay : IAsyncDisposable
 {
-    private readonly TcpListener _listener;
     private readonly int _targetPort;
-    private readonly CancellationTokenSource _stopping = new();
     private readonly List<RelayedConnection> _connections = [];
-    private readonly Task _accepting;
+    private readonly LoopbackAcceptor _acceptor;
 
     private TcpRelay(int targetPort)
     {
         _targetPort = targetPort;
-        _listener = new TcpListener(IPAddress.Loopback, 0);
-        _listener.Start();
-        Port = ((IPEndPoint)_listener.LocalEndpoint).Port;
-        _accepting = AcceptAsync();
+        _acceptor = new LoopbackAcceptor(RelayAsync);
     }
 
-    public int Port { get; }
+    public int Port => _acceptor.Port;
 
     /// <summary>The connections accepted so far, in order.</summary>
     public IReadOnlyList<RelayedConnection> Connections
@@ -42,47 +37,30 @@ public sealed class TcpRelay : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        await _stopping.CancelAsync();
-        _listener.Stop();
-        await _accepting;
+        await _acceptor.StopAsync();
         foreach (var connection in Connections)
         {
             await connection.DisposeAsync();
         }
-
-        _stopping.Dispose();
     }
 
-    private async Task AcceptAsync()
+    private async Task RelayAsync(Socket client)
     {
-        while (true)
+        var server = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        try
         {
-            Socket client;
-            try
-            {
-                client = await _listener.AcceptSocketAsync(_stopping.Token);
-            }
-            catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException or InvalidOperationException)
-            {
-                return;
-            }
+            await Deadline.RunAsync(token => server.ConnectAsync(new IPEndPoint(IPAddress.Loopback, _targetPort), token), "The relay's connect");
+        }
+        catch
+        {
+            server.Dispose();
+            client.Dispose();
+            return;
+        }
 
-            var server = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-            try
-            {
-                await Deadline.RunAsync(token => server.ConnectAsync(new IPEndPoint(IPAddress.Loopback, _targetPort), token), "The relay's connect");
-            }
-            catch
-            {
-                server.Dispose();
-                client.Dispose();
-                continue;
-            }
-
-            lock (_connections)
-            {
-                _connections.Add(new RelayedConnection(client, server));
-            }
+        lock (_connections)
+        {
+            _connections.Add(new RelayedConnection(client, server));
         }
     }
 }
