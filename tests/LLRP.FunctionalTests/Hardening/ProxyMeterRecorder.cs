@@ -13,6 +13,7 @@ public sealed class ProxyMeterRecorder : IDisposable
 {
     private readonly MeterListener _listener = new();
     private readonly List<(string Instrument, double Value, KeyValuePair<string, object?>[] Tags)> _measurements = [];
+    private readonly object _observing = new();
 
     public ProxyMeterRecorder(HostedApp proxy)
     {
@@ -37,6 +38,31 @@ public sealed class ProxyMeterRecorder : IDisposable
         (long)Measurements(instrument)
             .Where(measurement => measurement.Tags.Any(pair => pair.Key == tag && Equals(pair.Value, value)))
             .Sum(measurement => measurement.Value);
+
+    /// <summary>
+    /// Reads observable gauge <paramref name="instrument"/> now: the sum of what its callback reports over every tag set,
+    /// or over those tagged <paramref name="tag"/> = <paramref name="value"/> when given.
+    /// </summary>
+    public long Observe(string instrument, string? tag = null, string? value = null)
+    {
+        lock (_observing)
+        {
+            int first;
+            lock (_measurements)
+            {
+                first = _measurements.Count;
+            }
+
+            _listener.RecordObservableInstruments();
+            lock (_measurements)
+            {
+                return (long)_measurements.Skip(first)
+                    .Where(measurement => measurement.Instrument == instrument)
+                    .Where(measurement => tag is null || measurement.Tags.Any(pair => pair.Key == tag && Equals(pair.Value, value)))
+                    .Sum(measurement => measurement.Value);
+            }
+        }
+    }
 
     /// <summary>How many measurements <paramref name="instrument"/> recorded (a histogram's count).</summary>
     public int Count(string instrument) => Measurements(instrument).Count;

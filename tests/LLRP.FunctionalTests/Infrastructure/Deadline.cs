@@ -45,4 +45,22 @@ public static class Deadline
             await Task.Delay(10);
         }
     }
+
+    /// <summary>
+    /// Tries <paramref name="attempt"/> again and again (each try bounded by the operations it runs) until it returns
+    /// true; a <see cref="TimeoutException"/> naming <paramref name="what"/> after <see cref="Io"/>.
+    /// </summary>
+    public static async Task UntilAsync(Func<Task<bool>> attempt, string what)
+    {
+        var deadline = DateTime.UtcNow + Io;
+        while (!await attempt())
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                throw new TimeoutException($"{what} did not happen within {Io.TotalSeconds} s.");
+            }
+
+            await Task.Delay(10);
+        }
+    }
 }

@@ -3,7 +3,7 @@ using System.Net.Sockets;
 
 namespace LLRP.FunctionalTests.Infrastructure;
 
-/// <summary>A listener on 127.0.0.1:0 that hands every connection it accepts to a callback, one at a time, until stopped.</summary>
+/// <summary>A listener on 127.0.0.1 that hands every connection it accepts to a callback, one at a time, until stopped.</summary>
 public sealed class LoopbackAcceptor
 {
     private readonly TcpListener _listener;
@@ -11,9 +11,18 @@ public sealed class LoopbackAcceptor
     private readonly Task _accepting;
 
     /// <param name="accepted">Takes each accepted socket; the next accept waits for it.</param>
-    public LoopbackAcceptor(Func<Socket, Task> accepted)
+    /// <param name="port">
+    /// 0 for a port the system gives out; otherwise that port, which a stopped listener may have used: the address is
+    /// then reused (SO_REUSEADDR), or the connections it closed, still in TIME_WAIT, would keep it from binding.
+    /// </param>
+    public LoopbackAcceptor(Func<Socket, Task> accepted, int port = 0)
     {
-        _listener = new TcpListener(IPAddress.Loopback, 0);
+        _listener = new TcpListener(IPAddress.Loopback, port);
+        if (port != 0)
+        {
+            _listener.Server.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.ReuseAddress, true);
+        }
+
         _listener.Start();
         Port = ((IPEndPoint)_listener.LocalEndpoint).Port;
         _accepting = AcceptAsync(accepted);

@@ -22,6 +22,18 @@ public static class TestHosts
             .. settings.Select(setting => "--" + setting),
         ]));
 
+    /// <summary>
+    /// Starts the proxy in configuration <paramref name="mode"/> with no <c>downstream</c>: its destinations are those of
+    /// the appsettings.json in <paramref name="contentRoot"/>, its content root; each setting is a <c>key=value</c> pair.
+    /// </summary>
+    public static Task<HostedApp> StartProxyInContentRootAsync(ContentRoot contentRoot, string mode, params string[] settings) =>
+        HostedApp.StartAsync(ProxyHost.Build(
+        [
+            "--urls=http://127.0.0.1:0",
+            $"--contentRoot={contentRoot.Path}",
+            .. LlrpModes.Settings(mode).Concat(settings).Select(setting => "--" + setting),
+        ]));
+
     /// <summary>The names <see cref="StartBaselineAsync"/> takes.</summary>
     public static TheoryData<string> Baselines => new("httpclient", "yarp");
 

@@ -1,0 +1,30 @@
+using System.Text.Json;
+
+namespace LLRP.FunctionalTests.Infrastructure;
+
+/// <summary>A temporary directory the proxy takes as its content root, with the appsettings.json a test writes and rewrites.</summary>
+public sealed class ContentRoot : IDisposable
+{
+    private ContentRoot(string path) => Path = path;
+
+    public string Path { get; }
+
+    public string SettingsFile => System.IO.Path.Combine(Path, "appsettings.json");
+
+    /// <summary>Creates the directory with an appsettings.json whose <c>destinations</c> section lists <paramref name="addresses"/>.</summary>
+    public static ContentRoot WithDestinations(params string[] addresses)
+    {
+        var root = new ContentRoot(Directory.CreateTempSubdirectory("llrp-content-root-").FullName);
+        root.WriteDestinations(addresses);
+        return root;
+    }
+
+    /// <summary>Rewrites appsettings.json: a <c>destinations</c> section of <paramref name="addresses"/>, each of weight 1.</summary>
+    public void WriteDestinations(params string[] addresses) =>
+        File.WriteAllText(SettingsFile, JsonSerializer.Serialize(new
+        {
+            destinations = addresses.Select(address => new { address }).ToArray(),
+        }));
+
+    public void Dispose() => Directory.Delete(Path, recursive: true);
+}
