@@ -143,7 +143,14 @@ public sealed class DestinationOrigin : IAsyncDisposable
 
         foreach (var connection in connections)
         {
-            connection.Reset();
+            try
+            {
+                connection.Reset();
+            }
+            catch (ObjectDisposedException)
+            {
+                // Closed already: by the proxy, or by a previous stop.
+            }
         }
 
         Release();
