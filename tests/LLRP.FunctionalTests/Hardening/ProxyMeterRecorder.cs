@@ -25,6 +25,7 @@ public sealed class ProxyMeterRecorder : IDisposable
                 listener.EnableMeasurementEvents(instrument);
             }
         };
+        _listener.SetMeasurementEventCallback<int>((instrument, value, tags, _) => Record(instrument, value, tags));
         _listener.SetMeasurementEventCallback<long>((instrument, value, tags, _) => Record(instrument, value, tags));
         _listener.SetMeasurementEventCallback<double>((instrument, value, tags, _) => Record(instrument, value, tags));
         _listener.Start();
