@@ -28,6 +28,7 @@ internal sealed class ProxyMetrics
     private readonly UpDownCounter<long> _activeTunnels;
     private readonly Counter<long> _retries;
     private readonly Counter<long> _ejections;
+    private readonly Counter<long> _destinationFailures;
     private readonly Counter<long> _rejectedConnections;
 
     public ProxyMetrics(IMeterFactory meterFactory)
@@ -45,6 +46,7 @@ internal sealed class ProxyMetrics
         _activeTunnels = meter.CreateUpDownCounter<long>("llrp.tunnels.active", "{tunnel}", "Open tunnels.");
         _retries = meter.CreateCounter<long>("llrp.retries", "{retry}", "Requests sent again to another destination after the one tagged failed them.");
         _ejections = meter.CreateCounter<long>("llrp.destination.ejections", "{ejection}", "Destinations ejected by passive health.");
+        _destinationFailures = meter.CreateCounter<long>("llrp.destination.failures", "{failure}", "Transport failures of each attempt on a destination, retried or not, by kind: what passive health counts.");
         _rejectedConnections = meter.CreateCounter<long>("llrp.client.rejected_connections", "{connection}", "Client connections answered 503 and closed at limits.maxClientConnections.");
     }
 
@@ -83,6 +85,9 @@ internal sealed class ProxyMetrics
     }
 
     public void Retried(KeyValuePair<string, object?> destination) => _retries.Add(1, destination);
+
+    public void DestinationFailed(ForwarderError error, KeyValuePair<string, object?> destination)
+        => _destinationFailures.Add(1, new KeyValuePair<string, object?>("error.type", ErrorNames[(int)error]), destination);
 
     public void DestinationEjected(KeyValuePair<string, object?> destination) => _ejections.Add(1, destination);
 

@@ -431,6 +431,7 @@ internal sealed class ClientSession : ITrackedConnection
             or ForwarderError.RequestFailed or ForwarderError.UpstreamClosed or ForwarderError.ResponseTimeout
             or ForwarderError.InvalidResponse or ForwarderError.ResponseBodyFailed)
         {
+            _services.Metrics.DestinationFailed(error, destination.Tag);
             var health = destination.Health;
             if (health.ReportFailure(Environment.TickCount64))
             {
