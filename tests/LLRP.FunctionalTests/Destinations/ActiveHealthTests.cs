@@ -33,8 +33,7 @@ public sealed class ActiveHealthTests
         }
 
         Assert.Equal(0, failing.Served);
-        Assert.Equal(6, healthy.Served);
-        Assert.Equal(6, slow.Served);
+        Assert.True(healthy.Served > 0 && slow.Served > 0, $"Expected the two others to share: {healthy.Served} and {slow.Served}");
         Assert.True(healthy.ProbesAnswered(200) > 0 && slow.ProbesAnswered(200) > 0, "The other destinations were not probed");
 
         failing.HealthStatus = 200;

@@ -38,6 +38,32 @@ public sealed class BalancingPolicyTests
             $"Expected a rotation of period 3, got {string.Join(' ', served)}");
     }
 
+    /// <summary>
+    /// With the middle one of three destinations out (its probes fail), sequential requests alternate between the other
+    /// two, "the next available destination in turn": each gets half, not the one after the missing one its turn too.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    public async Task RoundRobin_OneDestinationOut_OthersShareEvenly(string mode)
+    {
+        await using var first = DestinationOrigin.Start("A");
+        await using var missing = DestinationOrigin.Start("M");
+        await using var last = DestinationOrigin.Start("Z");
+        missing.HealthStatus = 503;
+        await using var proxy = await TestHosts.StartProxyAsync(
+            $"{first.Url};{missing.Url};{last.Url}", mode, [.. ActiveHealth.Settings, "balancing=roundRobin"]);
+        await ActiveHealth.WaitUntilProbedDownAsync(missing);
+        await using var client = await proxy.ConnectAsync();
+
+        for (var i = 0; i < 12; i++)
+        {
+            Assert.Equal(200, (await client.GetAsync($"/x?{i}")).StatusCode);
+        }
+
+        Assert.Equal(0, missing.Served);
+        Assert.True(first.Served == 6 && last.Served == 6, $"Expected 6 and 6, got {first.Served} and {last.Served}");
+    }
+
     /// <summary>Weights 3 and 1 (<c>a|w=3;b</c>): every 4 sequential requests, 3 to the first and 1 to the second, in the same order each time.</summary>
     [Theory]
     [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
