@@ -33,13 +33,19 @@ public sealed class RetryElsewhereTests
         Assert.True(metrics.Sum("llrp.retries", "destination", dead + "/") >= 3, metrics.Describe("llrp.retries"));
     }
 
+    /// <summary>Idempotent methods without a body (RFC 9110 §9.2.2).</summary>
+    public static TheoryData<string, string> Idempotent => LlrpModes.Cross(LlrpModes.PerRequestBalancing, "GET", "DELETE", "OPTIONS");
+
+    /// <summary>Methods that are not idempotent (RFC 9110 §9.2.2), each with a small body.</summary>
+    public static TheoryData<string, string> NotIdempotent => LlrpModes.Cross(LlrpModes.PerRequestBalancing, "POST", "PATCH");
+
     /// <summary>
-    /// One destination accepts, reads the request and closes without answering: every GET is served by the other, and the
-    /// closing destination saw each GET routed to it exactly once (it is not tried twice for one request).
+    /// One destination accepts, reads the request and closes without answering: every idempotent request is served by
+    /// the other, and the closing destination saw each one routed to it exactly once (it is not tried twice for one request).
     /// </summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
-    public async Task Get_ClosedBeforeResponse_RetriedOnOtherDestinationOnce(string mode)
+    [MemberData(nameof(Idempotent))]
+    public async Task Idempotent_ClosedBeforeResponse_RetriedOnOtherDestinationOnce(string mode, string method)
     {
         await using var healthy = DestinationOrigin.Start("H");
         await using var closing = ClosesWithoutAnswering();
@@ -48,23 +54,87 @@ public sealed class RetryElsewhereTests
 
         for (var i = 0; i < 8; i++)
         {
-            var response = await client.GetAsync($"/x?{i}");
-            Assert.True(response.StatusCode == 200 && response.BodyText == "H", $"GET {i}: expected the healthy destination's answer, got:\n{response}");
+            await client.SendAsync($"{method} /x?{i} HTTP/1.1\r\nHost: client.test\r\n\r\n");
+            var response = await client.ReadResponseAsync(method);
+            Assert.True(response.StatusCode == 200 && response.BodyText == "H", $"{method} {i}: expected the healthy destination's answer, got:\n{response}");
+        }
+
+        var tried = closing.Requests.Select(request => request.Target).ToArray();
+        Assert.NotEmpty(tried);
+        Assert.True(tried.Distinct().Count() == tried.Length, $"A request reached the closing destination twice: {string.Join(' ', tried)}");
+        Assert.Equal(Enumerable.Range(0, 8).Select(i => $"/x?{i}"), healthy.Requests.Select(request => request.Target));
+    }
+
+    /// <summary>
+    /// The default policy (a destination per client connection, kept while available) in every configuration: a
+    /// connection whose destination closes without answering still has each GET served elsewhere, once.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task Get_PerConnectionPolicy_ClosedBeforeResponse_RetriedElsewhere(string mode)
+    {
+        await using var healthy = DestinationOrigin.Start("H");
+        await using var closing = ClosesWithoutAnswering();
+        await using var proxy = await TestHosts.StartProxyAsync($"{closing.Url};{healthy.Url}", mode, NoEjection);
+
+        for (var connection = 0; connection < 2; connection++)
+        {
+            await using var client = await proxy.ConnectAsync();
+            for (var i = 0; i < 3; i++)
+            {
+                var response = await client.GetAsync($"/x?{connection}-{i}");
+                Assert.True(response.StatusCode == 200 && response.BodyText == "H", $"GET {connection}-{i}: expected the healthy destination's answer, got:\n{response}");
+            }
         }
 
         var tried = closing.Requests.Select(request => request.Target).ToArray();
         Assert.NotEmpty(tried);
         Assert.True(tried.Distinct().Count() == tried.Length, $"A GET reached the closing destination twice: {string.Join(' ', tried)}");
-        Assert.Equal(Enumerable.Range(0, 8).Select(i => $"/x?{i}"), healthy.Requests.Select(request => request.Target));
+        Assert.Equal(6, healthy.Served);
     }
 
     /// <summary>
-    /// A POST the closing destination read and left unanswered is answered 502 and reaches no other destination: it may
-    /// have had effects. POSTs the healthy destination got are served, each once.
+    /// Two destinations close without answering, one is healthy, <c>retries.max=1</c>: a GET is tried on two
+    /// destinations at most, each once; it is answered 200 exactly when the healthy one got it, else 502.
     /// </summary>
     [Theory]
     [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
-    public async Task Post_ClosedBeforeResponse_NeverRetried502(string mode)
+    public async Task Get_RetriesMaxBoundsDestinationsTried(string mode)
+    {
+        await using var healthy = DestinationOrigin.Start("H");
+        await using var closing = ClosesWithoutAnswering();
+        await using var alsoClosing = ClosesWithoutAnswering();
+        await using var proxy = await TestHosts.StartProxyAsync(
+            $"{closing.Url};{alsoClosing.Url};{healthy.Url}", mode, "balancing=roundRobin", NoEjection, "retries.max=1");
+
+        var statuses = new Dictionary<string, int>();
+        for (var i = 0; i < 9; i++)
+        {
+            var target = $"/x?{i}";
+            statuses[target] = (await proxy.GetOnNewConnectionAsync(target)).StatusCode;
+        }
+
+        var sightings = closing.Requests.Concat(alsoClosing.Requests).Concat(healthy.Requests).Select(request => request.Target).ToArray();
+        foreach (var (target, status) in statuses)
+        {
+            var tries = sightings.Count(seen => seen == target);
+            var served = healthy.Requests.Any(request => request.Target == target);
+            Assert.True(
+                tries is >= 1 and <= 2 && status == (served ? 200 : 502),
+                $"{target}: answered {status}, tried {tries} times, healthy destination {(served ? "got" : "did not get")} it");
+        }
+
+        Assert.True(closing.Requests.Select(request => request.Target).Distinct().Count() == closing.Requests.Count, "A GET reached one closing destination twice");
+        Assert.True(alsoClosing.Requests.Select(request => request.Target).Distinct().Count() == alsoClosing.Requests.Count, "A GET reached one closing destination twice");
+    }
+
+    /// <summary>
+    /// A request that is not idempotent, read and left unanswered by the closing destination, is answered 502 and
+    /// reaches no other destination: it may have had effects. Those the healthy destination got are served, each once.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(NotIdempotent))]
+    public async Task NotIdempotent_ClosedBeforeResponse_NeverRetried502(string mode, string method)
     {
         await using var healthy = DestinationOrigin.Start("H");
         await using var closing = ClosesWithoutAnswering();
@@ -74,10 +144,10 @@ public sealed class RetryElsewhereTests
         for (var i = 0; i < 4; i++)
         {
             await using var client = await proxy.ConnectAsync();
-            var target = $"/post?{i}";
-            await client.SendAsync($"POST {target} HTTP/1.1\r\nHost: client.test\r\nContent-Length: 4\r\n\r\nbody");
-            var response = await client.ReadResponseAsync("POST");
-            Assert.True(response.StatusCode is 200 or 502, $"POST {i}: expected 200 or 502, got:\n{response}");
+            var target = $"/change?{i}";
+            await client.SendAsync($"{method} {target} HTTP/1.1\r\nHost: client.test\r\nContent-Length: 4\r\n\r\nbody");
+            var response = await client.ReadResponseAsync(method);
+            Assert.True(response.StatusCode is 200 or 502, $"{method} {i}: expected 200 or 502, got:\n{response}");
             if (response.StatusCode == 502)
             {
                 failed.Add(target);
