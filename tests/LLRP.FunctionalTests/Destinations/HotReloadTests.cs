@@ -1,3 +1,4 @@
+using LLRP.FunctionalTests.Hardening;
 using LLRP.FunctionalTests.Infrastructure;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
@@ -60,6 +61,76 @@ public sealed class HotReloadTests
 
         root.WriteDestinations(after.Url);
         await Deadline.UntilAsync(async () => (await proxy.GetOnNewConnectionAsync("/poll")).BodyText == "B", "A valid file taken after the invalid one");
+    }
+
+    /// <summary>
+    /// The section's weights count (<c>weight</c> 3 and 1 give 3:1 under weightedRoundRobin), and a rewrite that only
+    /// changes them turns the pattern round (1:3) within the deadline.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    public async Task Reweighted_WeightedRoundRobinFollowsNewWeights(string mode)
+    {
+        await using var first = DestinationOrigin.Start("A");
+        await using var second = DestinationOrigin.Start("B");
+        using var root = ContentRoot.WithDestinations();
+        root.WriteWeightedDestinations((first.Url, 3), (second.Url, 1));
+        await using var proxy = await TestHosts.StartProxyInContentRootAsync(root, mode, "balancing=weightedRoundRobin");
+        await using var client = await proxy.ConnectAsync();
+
+        Assert.Equal(6, (await ServeAsync(client, 8)).Count(name => name == 'A'));
+
+        root.WriteWeightedDestinations((first.Url, 1), (second.Url, 3));
+        await Deadline.UntilAsync(async () => (await ServeAsync(client, 8)).Count(name => name == 'A') == 2, "Eight requests going 2:6 after the weights turned round");
+    }
+
+    /// <summary>
+    /// A destination the rewrite keeps keeps its state: ejected before (one failure, 30 s reactivation), it stays out
+    /// after a reload that adds another destination, and is not tried again.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    public async Task Reloaded_KeptDestinationKeepsItsEjection(string mode)
+    {
+        await using var healthy = DestinationOrigin.Start("H");
+        await using var added = DestinationOrigin.Start("N");
+        var dead = $"http://127.0.0.1:{LoopbackPort.Closed()}";
+        using var root = ContentRoot.WithDestinations(healthy.Url, dead);
+        await using var proxy = await TestHosts.StartProxyInContentRootAsync(
+            root, mode, "balancing=roundRobin", "health.passive.consecutiveFailures=1", "health.passive.reactivationMs=30000");
+        using var metrics = new ProxyMeterRecorder(proxy);
+        await using var client = await proxy.ConnectAsync();
+        for (var i = 0; i < 4; i++)
+        {
+            Assert.Equal(200, (await client.GetAsync($"/before?{i}")).StatusCode);
+        }
+
+        Assert.Equal(1, metrics.Sum("llrp.destination.ejections", "destination", dead + "/"));
+
+        root.WriteDestinations(healthy.Url, dead, added.Url);
+        await Deadline.UntilAsync(async () => (await client.GetAsync("/poll")).BodyText == "N", "The added destination serving");
+        for (var i = 0; i < 6; i++)
+        {
+            Assert.Equal(200, (await client.GetAsync($"/after?{i}")).StatusCode);
+        }
+
+        Assert.True(
+            metrics.Sum("llrp.destination.failures", "destination", dead + "/") == 1,
+            $"The ejected destination was tried again after the reload: {metrics.Describe("llrp.destination.failures")}");
+    }
+
+    /// <summary>Sends <paramref name="count"/> GETs one after the other on <paramref name="client"/>: the names of the destinations that served them.</summary>
+    private static async Task<string> ServeAsync(RawHttpClient client, int count)
+    {
+        var names = "";
+        for (var i = 0; i < count; i++)
+        {
+            var response = await client.GetAsync($"/x?{i}");
+            Assert.Equal(200, response.StatusCode);
+            names += response.BodyText;
+        }
+
+        return names;
     }
 
     /// <summary>Completes when the proxy's configuration next reloads (its appsettings.json was read again).</summary>

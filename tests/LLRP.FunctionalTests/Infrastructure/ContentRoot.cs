@@ -19,11 +19,18 @@ public sealed class ContentRoot : IDisposable
         return root;
     }
 
-    /// <summary>Rewrites appsettings.json: a <c>destinations</c> section of <paramref name="addresses"/>, each of weight 1.</summary>
+    /// <summary>Rewrites appsettings.json: a <c>destinations</c> section of <paramref name="addresses"/>, each of weight 1 (none given).</summary>
     public void WriteDestinations(params string[] addresses) =>
         File.WriteAllText(SettingsFile, JsonSerializer.Serialize(new
         {
             destinations = addresses.Select(address => new { address }).ToArray(),
+        }));
+
+    /// <summary>Rewrites appsettings.json: a <c>destinations</c> section of <paramref name="destinations"/>, each with its weight.</summary>
+    public void WriteWeightedDestinations(params (string Address, int Weight)[] destinations) =>
+        File.WriteAllText(SettingsFile, JsonSerializer.Serialize(new
+        {
+            destinations = destinations.Select(destination => new { address = destination.Address, weight = destination.Weight }).ToArray(),
         }));
 
     public void Dispose() => Directory.Delete(Path, recursive: true);
