@@ -82,6 +82,38 @@ public sealed class PassiveHealthTests
         Assert.Equal(servedBefore + 2, dying.Served);
     }
 
+    /// <summary>
+    /// The default policy, in every configuration: once the destination that died is ejected, each new client
+    /// connection goes to the healthy one, every GET succeeds, and the dead one is not tried again.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task PerConnectionPolicy_DeadDestinationEjected_NewConnectionsServedElsewhere(string mode)
+    {
+        await using var healthy = DestinationOrigin.Start("H");
+        await using var dying = DestinationOrigin.Start("D");
+        await using var proxy = await TestHosts.StartProxyAsync(
+            $"{healthy.Url};{dying.Url}", mode, "health.passive.consecutiveFailures=1", "health.passive.reactivationMs=30000");
+        using var metrics = new ProxyMeterRecorder(proxy);
+        for (var i = 0; i < 2; i++)
+        {
+            Assert.Equal(200, (await proxy.GetOnNewConnectionAsync($"/before?{i}")).StatusCode);
+        }
+
+        Assert.Equal(1, dying.Served);
+        await dying.StopAsync();
+        for (var i = 0; i < 6; i++)
+        {
+            var response = await proxy.GetOnNewConnectionAsync($"/after?{i}");
+            Assert.True(response.StatusCode == 200 && response.BodyText == "H", $"Connection {i} after the death: expected the healthy destination's answer, got:\n{response}");
+        }
+
+        Assert.Equal(1, metrics.Sum("llrp.destination.ejections", "destination", dying.DestinationName));
+        Assert.True(
+            metrics.Sum("llrp.destination.failures", "destination", dying.DestinationName) == 1,
+            $"Expected one failure, then none while ejected: {metrics.Describe("llrp.destination.failures")}");
+    }
+
     /// <summary>With <c>health.passive.consecutiveFailures=0</c> nothing is ejected: a dead destination is tried again and again (each GET then retried elsewhere).</summary>
     [Theory]
     [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
