@@ -13,7 +13,7 @@ public sealed class ActiveHealthTests
     /// taken out: no request reaches it, every request is served by the others; once its probes get 200 it takes its turn again.
     /// </summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task Probed503_NoRequestReachesItUntilProbesSucceed(string mode)
     {
         await using var healthy = DestinationOrigin.Start("H");

@@ -3,8 +3,8 @@ using LLRP.FunctionalTests.Infrastructure;
 namespace LLRP.FunctionalTests.Destinations;
 
 /// <summary>
-/// Key <c>balancing</c>: each policy spreads requests over three real origins as it promises. The per-request policies
-/// run in every configuration that chooses a destination per request (<see cref="LlrpModes.PerRequestBalancing"/>).
+/// Key <c>balancing</c>: each policy spreads requests over three real origins as it promises, in every configuration,
+/// shared invokers included (raw mode with an upstream connection per client connection reconnects when a request goes elsewhere).
 /// </summary>
 public sealed class BalancingPolicyTests
 {
@@ -13,7 +13,7 @@ public sealed class BalancingPolicyTests
 
     /// <summary>Sequential requests on one connection go to each destination in turn: each of three gets exactly a third.</summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task RoundRobin_SequentialRequestsOnOneConnectionTakeEachDestinationInTurn(string mode)
     {
         await using var fast = DestinationOrigin.Start("F");
@@ -43,7 +43,7 @@ public sealed class BalancingPolicyTests
     /// two, "the next available destination in turn": each gets half, not the one after the missing one its turn too.
     /// </summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task RoundRobin_OneDestinationOut_OthersShareEvenly(string mode)
     {
         await using var first = DestinationOrigin.Start("A");
@@ -66,7 +66,7 @@ public sealed class BalancingPolicyTests
 
     /// <summary>Weights 3 and 1 (<c>a|w=3;b</c>): every 4 sequential requests, 3 to the first and 1 to the second, in the same order each time.</summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task WeightedRoundRobin_WeightsThreeToOneGiveExactPattern(string mode)
     {
         await using var heavy = DestinationOrigin.Start("H");
@@ -95,7 +95,7 @@ public sealed class BalancingPolicyTests
     /// the others finish theirs, so it gets clearly fewer: less than half of what each fast one gets (a third each if even).
     /// </summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task LeastRequests_SlowDestinationGetsClearlyFewer(string mode)
     {
         await using var slow = DestinationOrigin.Start("S", SlowAnswer);
@@ -112,7 +112,7 @@ public sealed class BalancingPolicyTests
 
     /// <summary>Power of two choices: every destination is drawn and used, and the slow one gets less than half of what each fast one gets.</summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task PowerOfTwoChoices_EveryDestinationUsedSlowOneFewer(string mode)
     {
         await using var slow = DestinationOrigin.Start("S", SlowAnswer);

@@ -68,7 +68,7 @@ public sealed class HotReloadTests
     /// changes them turns the pattern round (1:3) within the deadline.
     /// </summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task Reweighted_WeightedRoundRobinFollowsNewWeights(string mode)
     {
         await using var first = DestinationOrigin.Start("A");
@@ -89,7 +89,7 @@ public sealed class HotReloadTests
     /// after a reload that adds another destination, and is not tried again.
     /// </summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task Reloaded_KeptDestinationKeepsItsEjection(string mode)
     {
         await using var healthy = DestinationOrigin.Start("H");

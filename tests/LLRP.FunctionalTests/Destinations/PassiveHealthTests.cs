@@ -23,7 +23,7 @@ public sealed class PassiveHealthTests
     /// request before the reactivation period has passed, though requests keep coming; after it, it takes its turn again.
     /// </summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task DeadDestination_EjectedForReactivationPeriodThenServesAgain(string mode)
     {
         await using var healthy = DestinationOrigin.Start("H");
@@ -116,7 +116,7 @@ public sealed class PassiveHealthTests
 
     /// <summary>With <c>health.passive.consecutiveFailures=0</c> nothing is ejected: a dead destination is tried again and again (each GET then retried elsewhere).</summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task PassiveHealthOff_DeadDestinationNeverEjected(string mode)
     {
         await using var healthy = DestinationOrigin.Start("H");

@@ -14,7 +14,7 @@ public sealed class RetryElsewhereTests
 
     /// <summary>One destination refuses connections: every GET is served by the other, each once, and the refusals were retried.</summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task Get_ConnectRefused_RetriedOnOtherDestination(string mode)
     {
         await using var healthy = DestinationOrigin.Start("H");
@@ -34,10 +34,10 @@ public sealed class RetryElsewhereTests
     }
 
     /// <summary>Idempotent methods without a body (RFC 9110 §9.2.2).</summary>
-    public static TheoryData<string, string> Idempotent => LlrpModes.Cross(LlrpModes.PerRequestBalancing, "GET", "DELETE", "OPTIONS");
+    public static TheoryData<string, string> Idempotent => LlrpModes.Cross(LlrpModes.EveryWithSharedClients, "GET", "DELETE", "OPTIONS");
 
     /// <summary>Methods that are not idempotent (RFC 9110 §9.2.2), each with a small body.</summary>
-    public static TheoryData<string, string> NotIdempotent => LlrpModes.Cross(LlrpModes.PerRequestBalancing, "POST", "PATCH");
+    public static TheoryData<string, string> NotIdempotent => LlrpModes.Cross(LlrpModes.EveryWithSharedClients, "POST", "PATCH");
 
     /// <summary>
     /// One destination accepts, reads the request and closes without answering: every idempotent request is served by
@@ -98,7 +98,7 @@ public sealed class RetryElsewhereTests
     /// destinations at most, each once; it is answered 200 exactly when the healthy one got it, else 502.
     /// </summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task Get_RetriesMaxBoundsDestinationsTried(string mode)
     {
         await using var healthy = DestinationOrigin.Start("H");
@@ -162,7 +162,7 @@ public sealed class RetryElsewhereTests
 
     /// <summary><c>retries.max=0</c>: a GET the closing destination left unanswered is answered 502 and reaches no other destination.</summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task RetriesOff_GetClosedBeforeResponse502(string mode)
     {
         await using var healthy = DestinationOrigin.Start("H");
@@ -189,7 +189,7 @@ public sealed class RetryElsewhereTests
 
     /// <summary><c>retries.max=0</c>: a GET whose connect was refused is answered 502, not sent elsewhere.</summary>
     [Theory]
-    [MemberData(nameof(LlrpModes.PerRequest), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
     public async Task RetriesOff_GetConnectRefused502(string mode)
     {
         await using var healthy = DestinationOrigin.Start("H");

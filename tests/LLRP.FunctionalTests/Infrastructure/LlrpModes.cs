@@ -23,15 +23,7 @@ public static class LlrpModes
     /// <summary>The raw mode's configurations, for what only raw mode does (each use names why).</summary>
     public static readonly string[] RawOnly = [RawPerClient, RawPooled];
 
-    /// <summary>
-    /// The configurations that choose a destination per request (per batch): every one but raw mode with an upstream
-    /// connection bound to each client connection, where the client connection's destination is its upstream connection's.
-    /// </summary>
-    public static readonly string[] PerRequestBalancing = [RawPooled, HttpClient, HttpClientWithContext, Yarp];
-
     public static TheoryData<string> All => new(Every);
-
-    public static TheoryData<string> PerRequest => new(PerRequestBalancing);
 
     public static TheoryData<string> AllWithSharedClients => new(EveryWithSharedClients);
 
