@@ -10,7 +10,7 @@ namespace LLRP.FunctionalTests.Destinations;
 /// </summary>
 public sealed class RetryElsewhereTests
 {
-    private const string NoEjection = "health.passive.consecutiveFailures=0";
+    public const string NoEjection = "health.passive.consecutiveFailures=0";
 
     /// <summary>One destination refuses connections: every GET is served by the other, each once, and the refusals were retried.</summary>
     [Theory]
@@ -48,7 +48,7 @@ public sealed class RetryElsewhereTests
     public async Task Idempotent_ClosedBeforeResponse_RetriedOnOtherDestinationOnce(string mode, string method)
     {
         await using var healthy = DestinationOrigin.Start("H");
-        await using var closing = ClosesWithoutAnswering();
+        await using var closing = ScriptedOrigin.ClosesWithoutAnswering();
         await using var proxy = await TestHosts.StartProxyAsync($"{closing.Url};{healthy.Url}", mode, "balancing=roundRobin", NoEjection);
         await using var client = await proxy.ConnectAsync();
 
@@ -74,7 +74,7 @@ public sealed class RetryElsewhereTests
     public async Task Get_PerConnectionPolicy_ClosedBeforeResponse_RetriedElsewhere(string mode)
     {
         await using var healthy = DestinationOrigin.Start("H");
-        await using var closing = ClosesWithoutAnswering();
+        await using var closing = ScriptedOrigin.ClosesWithoutAnswering();
         await using var proxy = await TestHosts.StartProxyAsync($"{closing.Url};{healthy.Url}", mode, NoEjection);
 
         for (var connection = 0; connection < 2; connection++)
@@ -102,8 +102,8 @@ public sealed class RetryElsewhereTests
     public async Task Get_RetriesMaxBoundsDestinationsTried(string mode)
     {
         await using var healthy = DestinationOrigin.Start("H");
-        await using var closing = ClosesWithoutAnswering();
-        await using var alsoClosing = ClosesWithoutAnswering();
+        await using var closing = ScriptedOrigin.ClosesWithoutAnswering();
+        await using var alsoClosing = ScriptedOrigin.ClosesWithoutAnswering();
         await using var proxy = await TestHosts.StartProxyAsync(
             $"{closing.Url};{alsoClosing.Url};{healthy.Url}", mode, "balancing=roundRobin", NoEjection, "retries.max=1");
 
@@ -137,7 +137,7 @@ public sealed class RetryElsewhereTests
     public async Task NotIdempotent_ClosedBeforeResponse_NeverRetried502(string mode, string method)
     {
         await using var healthy = DestinationOrigin.Start("H");
-        await using var closing = ClosesWithoutAnswering();
+        await using var closing = ScriptedOrigin.ClosesWithoutAnswering();
         await using var proxy = await TestHosts.StartProxyAsync($"{closing.Url};{healthy.Url}", mode, "balancing=roundRobin", NoEjection);
 
         var failed = new List<string>();
@@ -159,54 +159,4 @@ public sealed class RetryElsewhereTests
         Assert.Empty(healthy.Requests.Select(request => request.Target).Intersect(failed));
         Assert.Equal(4 - failed.Count, healthy.Served);
     }
-
-    /// <summary><c>retries.max=0</c>: a GET the closing destination left unanswered is answered 502 and reaches no other destination.</summary>
-    [Theory]
-    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
-    public async Task RetriesOff_GetClosedBeforeResponse502(string mode)
-    {
-        await using var healthy = DestinationOrigin.Start("H");
-        await using var closing = ClosesWithoutAnswering();
-        await using var proxy = await TestHosts.StartProxyAsync(
-            $"{closing.Url};{healthy.Url}", mode, "balancing=roundRobin", NoEjection, "retries.max=0");
-
-        var failed = new List<string>();
-        for (var i = 0; i < 4; i++)
-        {
-            var target = $"/x?{i}";
-            var response = await proxy.GetOnNewConnectionAsync(target);
-            Assert.True(response.StatusCode is 200 or 502, $"GET {i}: expected 200 or 502, got:\n{response}");
-            if (response.StatusCode == 502)
-            {
-                failed.Add(target);
-            }
-        }
-
-        Assert.NotEmpty(failed);
-        Assert.Equal(failed, closing.Requests.Select(request => request.Target));
-        Assert.Empty(healthy.Requests.Select(request => request.Target).Intersect(failed));
-    }
-
-    /// <summary><c>retries.max=0</c>: a GET whose connect was refused is answered 502, not sent elsewhere.</summary>
-    [Theory]
-    [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
-    public async Task RetriesOff_GetConnectRefused502(string mode)
-    {
-        await using var healthy = DestinationOrigin.Start("H");
-        var dead = $"http://127.0.0.1:{LoopbackPort.Closed()}";
-        await using var proxy = await TestHosts.StartProxyAsync(
-            $"{dead};{healthy.Url}", mode, "balancing=roundRobin", NoEjection, "retries.max=0");
-
-        var statuses = new List<int>();
-        for (var i = 0; i < 4; i++)
-        {
-            statuses.Add((await proxy.GetOnNewConnectionAsync($"/x?{i}")).StatusCode);
-        }
-
-        Assert.True(statuses.All(status => status is 200 or 502) && statuses.Contains(502), $"Statuses: {string.Join(' ', statuses)}");
-        Assert.Equal(statuses.Count(status => status == 200), healthy.Served);
-    }
-
-    /// <summary>An origin that reads each request and closes the connection without a byte of response.</summary>
-    private static ScriptedOrigin ClosesWithoutAnswering() => ScriptedOrigin.Start(async connection => await connection.ReadRequestAsync());
 }

@@ -61,6 +61,9 @@ public sealed class ScriptedOrigin : IAsyncDisposable
     /// <summary>Starts an origin that answers every request with <paramref name="response"/>.</summary>
     public static ScriptedOrigin Respond(string response) => Respond(_ => response);
 
+    /// <summary>Starts an origin that reads each connection's first request and closes the connection without a byte of response.</summary>
+    public static ScriptedOrigin ClosesWithoutAnswering() => new(async connection => await connection.ReadRequestAsync());
+
     /// <summary>The only request the origin received; fails the test, naming any handler fault, otherwise.</summary>
     public ReceivedRequest SingleRequest()
     {
