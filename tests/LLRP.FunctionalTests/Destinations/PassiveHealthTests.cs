@@ -19,8 +19,9 @@ public sealed class PassiveHealthTests
 
     /// <summary>
     /// Of three destinations (one healthy, one that dies mid-run, one slow), the one that dies is ejected after
-    /// <see cref="ConsecutiveFailures"/> failures and tried no more, while every GET still succeeds elsewhere; back on its port it gets no
-    /// request before the reactivation period has passed, though requests keep coming; after it, it takes its turn again.
+    /// <see cref="ConsecutiveFailures"/> failures and tried no more, while every GET still succeeds elsewhere; back on
+    /// its port it gets no request before the reactivation period has passed, though requests keep coming; after it, it
+    /// takes its turn again.
     /// </summary>
     [Theory]
     [MemberData(nameof(LlrpModes.AllWithSharedClients), MemberType = typeof(LlrpModes))]
