@@ -37,11 +37,12 @@ public static class ContenderCatalog
     private static readonly string[] _atBaselineRef = ["llrp-raw-perclient", "llrp-raw-pooled", "llrp-httpclient", "llrp-httpclient-httpcontext"];
 
     /// <param name="options">Where the builds are and where generated configs go.</param>
-    /// <param name="proxyPort">Where the contender listens; the origin is <see cref="Contender.OriginToken"/> in the arguments.</param>
+    /// <param name="proxyPort">Where the contender listens; the origins are <see cref="Contender.OriginsToken"/> in the arguments.</param>
     /// <remarks>
     /// LLRP, HAProxy and nginx take several origins (LLRP <c>downstream=a;b;c</c>, the scripts <c>--downstream a,b,c</c>);
-    /// their variants named after a balancing policy run only the shapes with several origins. With TLS on the client leg, LLRP gets <c>urls=https://…</c>, <c>tls.certificatePath</c> and <c>tls.certificatePassword</c>;
-    /// on the origin leg, <c>downstream=https://…</c> and <c>tls.downstreamInsecure=true</c>. The baseline apps get Kestrel's
+    /// their variants named after a balancing policy run only the shapes with several origins. With TLS on the client
+    /// leg, LLRP gets <c>urls=https://…</c>, <c>tls.certificatePath</c> and <c>tls.certificatePassword</c>; on the origin
+    /// leg, <c>downstream=https://…</c> and <c>tls.downstreamInsecure=true</c>. The baseline apps get Kestrel's
     /// certificate keys and <c>tls.downstreamInsecure=true</c> too; HAProxy and nginx their scripts' <c>--scheme</c>,
     /// <c>--downstream-scheme</c> and <c>--tls-cert</c>.
     /// </remarks>

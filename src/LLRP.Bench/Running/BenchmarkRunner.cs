@@ -40,6 +40,7 @@ public static class BenchmarkRunner
         {
             contenders.RemoveAll(c => c.BalancingOnly);
         }
+
         var origins = OriginPlan.Create(options, proxyPort, shapes);
         var certificate = TlsCertificate.For(options);
         if (shapes.Any(s => s.Legs.AnyTls))
