@@ -9,7 +9,7 @@ namespace LLRP.Microbenchmarks;
 internal static class Messages
 {
     /// <summary>The proxy's default configuration.</summary>
-    public static readonly ProxyOptions Defaults = new() { Downstreams = [] };
+    public static readonly ProxyOptions Defaults = new() { Destinations = [] };
 
     /// <summary>The proxy's default request head limits.</summary>
     public static readonly RequestLimits Limits = ClientSessionServices.RequestLimitsOf(Defaults);

@@ -8,6 +8,7 @@ using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Microbenchmarks.InMemory;
 using LLRP.Proxy;
+using LLRP.Upstream.Destinations;
 using LLRP.Upstream.Sockets;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting.Internal;
@@ -35,16 +36,20 @@ public class RoundTripBenchmarks
     public void Setup()
     {
         var downstream = DownstreamEndpoint.TryParse("http://127.0.0.1:8081")!;
-        var options = new ProxyOptions { Downstreams = [downstream] };
+        var options = new ProxyOptions { Destinations = [new DestinationOptions(downstream, 1)] };
+        var metrics = new ProxyMetrics(new ServiceCollection().AddMetrics().BuildServiceProvider().GetRequiredService<IMeterFactory>());
+        var destinations = new DestinationRegistry(options, metrics);
         var (clientSide, proxySide) = DuplexPipe.CreatePair(Inline);
         _client = clientSide;
         var services = new ClientSessionServices(
             options,
             new SocketsForwarderFactory(options, new InMemoryOrigin(Messages.Response, Inline), pool: null),
-            new ProxyMetrics(new ServiceCollection().AddMetrics().BuildServiceProvider().GetRequiredService<IMeterFactory>()),
+            metrics,
             new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance)),
-            new FailureLog(NullLogger.Instance));
-        var connection = new ClientSession(new InMemoryConnection(proxySide), downstream, services);
+            new FailureLog(NullLogger.Instance),
+            destinations,
+            new LoadBalancer(destinations, options.Balancing));
+        var connection = new ClientSession(new InMemoryConnection(proxySide), services);
         _connection = connection.RunAsync();
         _responseLength = Encoding.ASCII.GetByteCount("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nDate: Sun, 22 Nov 2026 06:00:00 GMT\r\nServer: Kestrel\r\nContent-Length: 10\r\n\r\nabcdefghij");
         RoundTrip().GetAwaiter().GetResult();

@@ -5,6 +5,20 @@ public static class ConfigurationKeys
 {
     public const string Urls = "urls";
     public const string Downstream = "downstream";
+    public const string Balancing = "balancing";
+    public const string PassiveHealthFailures = "health.passive.consecutiveFailures";
+    public const string PassiveHealthReactivationMs = "health.passive.reactivationMs";
+    public const string ActiveHealthPath = "health.active.path";
+    public const string ActiveHealthIntervalMs = "health.active.intervalMs";
+    public const string ActiveHealthTimeoutMs = "health.active.timeoutMs";
+    public const string ActiveHealthyThreshold = "health.active.healthyThreshold";
+    public const string ActiveUnhealthyThreshold = "health.active.unhealthyThreshold";
+    public const string MaxRetries = "retries.max";
+    public const string MaxConnectionsPerDestination = "limits.maxConnectionsPerDestination";
+    public const string MaxQueuedPerDestination = "limits.maxQueuedPerDestination";
+    public const string QueueTimeoutMs = "limits.queueTimeoutMs";
+    public const string MaxClientConnections = "limits.maxClientConnections";
+    public const string AdminUrls = "admin.urls";
     public const string OriginUrls = "origin.urls";
     public const string Mode = "mode";
     public const string HttpClientFlag = "httpclient";
@@ -40,4 +54,12 @@ public static class ConfigurationKeys
     public const string CertificatePassword = "tls.certificatePassword";
     public const string CertificateKeyPath = "tls.certificateKeyPath";
     public const string DownstreamInsecure = "tls.downstreamInsecure";
+
+    /// <summary>The <c>destinations</c> section of appsettings.json, in place of <see cref="Downstream"/>: an array of entries with these keys.</summary>
+    public static class DestinationsSection
+    {
+        public const string Name = "destinations";
+        public const string Address = "address";
+        public const string Weight = "weight";
+    }
 }

@@ -15,6 +15,7 @@ public sealed class DownstreamEndpoint
         Authority = Encoding.ASCII.GetBytes(uri.IsDefaultPort ? uri.Host : $"{uri.Host}:{uri.Port}");
         var prefix = uri.AbsolutePath.TrimEnd('/');
         PathPrefix = Encoding.ASCII.GetBytes(prefix);
+        Origin = uri.GetLeftPart(UriPartial.Authority);
         EndPoint = IPAddress.TryParse(Host, out var address) ? new IPEndPoint(address, Port) : new DnsEndPoint(Host, Port);
     }
 
@@ -33,6 +34,9 @@ public sealed class DownstreamEndpoint
 
     /// <summary>The authority as sent in <c>Host</c> (RFC 9110 §7.2): host, plus the port when it is not the scheme's default (80, 443).</summary>
     public byte[] Authority { get; }
+
+    /// <summary>The scheme and authority, without a trailing '/': what request URIs start with, and what YARP calls the destination prefix.</summary>
+    public string Origin { get; }
 
     /// <summary>Path prefix put before every forwarded request target; empty for "/", never ends with '/'.</summary>
     public byte[] PathPrefix { get; }

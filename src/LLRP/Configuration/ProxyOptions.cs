@@ -11,8 +11,56 @@ public sealed class ProxyOptions
     /// <summary>Key <c>urls</c>: where the proxy listens, <c>;</c>-separated (every interface on port 8080 by default, as the original LLRP).</summary>
     public string Urls { get; init; } = ProxyOptionsReader.DefaultUrls;
 
-    /// <summary>Key <c>downstream</c>: the downstreams, used round-robin per client connection.</summary>
-    public required IReadOnlyList<DownstreamEndpoint> Downstreams { get; init; }
+    /// <summary>
+    /// Key <c>downstream</c> (<c>;</c>-separated base URIs, each optionally <c>|w=N</c>) or the <c>destinations</c> section
+    /// of appsettings.json: where requests go, reloaded when appsettings.json changes.
+    /// </summary>
+    public required IReadOnlyList<DestinationOptions> Destinations { get; init; }
+
+    /// <summary>Key <c>balancing</c>: how a destination is chosen (round robin per client connection, as the prototype, by default).</summary>
+    public BalancingPolicy Balancing { get; init; } = BalancingPolicy.RoundRobinPerConnection;
+
+    /// <summary>
+    /// Key <c>health.passive.consecutiveFailures</c>: transport failures in a row that eject a destination (0 = never).
+    /// 5, as Envoy's outlier detection; a destination that is the only one is never ejected, as nginx.
+    /// </summary>
+    public int PassiveHealthFailures { get; init; } = 5;
+
+    /// <summary>Key <c>health.passive.reactivationMs</c>: how long an ejected destination gets no request (nginx's <c>fail_timeout</c>, 10 s).</summary>
+    public TimeSpan PassiveHealthReactivation { get; init; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>Key <c>health.active.path</c>: the path probed on every destination; null = no active health check (the default).</summary>
+    public string? ActiveHealthPath { get; init; }
+
+    /// <summary>Key <c>health.active.intervalMs</c>: time between two probes of a destination (5 s, as vproxy's <c>period</c>).</summary>
+    public TimeSpan ActiveHealthInterval { get; init; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>Key <c>health.active.timeoutMs</c>: a probe without a response head within this fails (1 s).</summary>
+    public TimeSpan ActiveHealthTimeout { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>Key <c>health.active.healthyThreshold</c>: successful probes in a row that bring a destination back (1).</summary>
+    public int ActiveHealthyThreshold { get; init; } = 1;
+
+    /// <summary>Key <c>health.active.unhealthyThreshold</c>: failed probes in a row that take a destination out (2).</summary>
+    public int ActiveUnhealthyThreshold { get; init; } = 2;
+
+    /// <summary>Key <c>retries.max</c>: how many other destinations an idempotent request may be sent to after a failure that left it unanswered (0 = none).</summary>
+    public int MaxRetries { get; init; } = 1;
+
+    /// <summary>Key <c>limits.maxConnectionsPerDestination</c>: most requests (batches) in flight to one destination; 0 = unlimited.</summary>
+    public int MaxConnectionsPerDestination { get; init; }
+
+    /// <summary>Key <c>limits.maxQueuedPerDestination</c>: requests that may wait for a destination at its limit; more are answered 503.</summary>
+    public int MaxQueuedPerDestination { get; init; }
+
+    /// <summary>Key <c>limits.queueTimeoutMs</c>: a request that waited this long for a destination is answered 503.</summary>
+    public TimeSpan QueueTimeout { get; init; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>Key <c>limits.maxClientConnections</c>: most open client connections; one more is answered 503 and closed. 0 = unlimited.</summary>
+    public int MaxClientConnections { get; init; }
+
+    /// <summary>Key <c>admin.urls</c>: where the admin listener (<c>/metrics</c>, <c>/healthz</c>) binds; null = no admin listener (the default).</summary>
+    public string? AdminUrls { get; init; }
 
     /// <summary>True when no <c>downstream</c> was configured and the bundled origin runs in-process.</summary>
     public bool EmbeddedDownstream { get; init; }

@@ -14,17 +14,21 @@ public static class ProxyOptionsReader
     /// <summary>Where the proxy listens when <c>urls</c> is not configured: every interface, as the original LLRP.</summary>
     public const string DefaultUrls = "http://*:8080";
 
+    /// <summary>Most destinations: a request's tried destinations are one bit each in a 64-bit mask.</summary>
+    public const int MaxDestinations = 64;
+
     public static ProxyOptions Read(IConfiguration configuration)
     {
-        var downstreamValue = configuration[ConfigurationKeys.Downstream];
-        var embedded = string.IsNullOrWhiteSpace(downstreamValue);
-        var defaults = new ProxyOptions { Downstreams = [] };
+        var defaults = new ProxyOptions { Destinations = [] };
         var (originUrl, origin) = ReadOriginUrl(configuration);
         var urls = ReadUrls(configuration);
-        var downstreams = embedded ? [origin] : ReadDownstreams(downstreamValue!);
+        var balancing = ReadBalancing(configuration, defaults.Balancing);
+        var configured = ReadDestinations(configuration, balancing);
+        var embedded = configured is null;
+        var destinations = configured ?? [new DestinationOptions(origin, 1)];
         var mode = ReadMode(configuration);
         var preserveHost = ReadBool(configuration, ConfigurationKeys.PreserveHost, defaults.PreserveHost);
-        if (preserveHost && mode != ProxyMode.Raw && downstreams.Any(downstream => downstream.IsTls))
+        if (preserveHost && mode != ProxyMode.Raw && destinations.Any(destination => destination.Endpoint.IsTls))
         {
             // SocketsHttpHandler takes the Host field for SNI, the certificate check and its pool's key: the client would choose them.
             throw new ProxyConfigurationException(ConfigurationKeys.PreserveHost, "true", "false with an https downstream in the modes over HttpClient (their handler would check the downstream's certificate against the client's Host)");
@@ -33,7 +37,21 @@ public static class ProxyOptionsReader
         return new ProxyOptions
         {
             Urls = urls,
-            Downstreams = downstreams,
+            Destinations = destinations,
+            Balancing = balancing,
+            PassiveHealthFailures = ReadInt(configuration, ConfigurationKeys.PassiveHealthFailures, defaults.PassiveHealthFailures, 0),
+            PassiveHealthReactivation = ReadMilliseconds(configuration, ConfigurationKeys.PassiveHealthReactivationMs, defaults.PassiveHealthReactivation),
+            ActiveHealthPath = ReadHealthPath(configuration),
+            ActiveHealthInterval = ReadMilliseconds(configuration, ConfigurationKeys.ActiveHealthIntervalMs, defaults.ActiveHealthInterval),
+            ActiveHealthTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ActiveHealthTimeoutMs, defaults.ActiveHealthTimeout),
+            ActiveHealthyThreshold = ReadInt(configuration, ConfigurationKeys.ActiveHealthyThreshold, defaults.ActiveHealthyThreshold, 1),
+            ActiveUnhealthyThreshold = ReadInt(configuration, ConfigurationKeys.ActiveUnhealthyThreshold, defaults.ActiveUnhealthyThreshold, 1),
+            MaxRetries = ReadInt(configuration, ConfigurationKeys.MaxRetries, defaults.MaxRetries, 0),
+            MaxConnectionsPerDestination = ReadInt(configuration, ConfigurationKeys.MaxConnectionsPerDestination, defaults.MaxConnectionsPerDestination, 0),
+            MaxQueuedPerDestination = ReadInt(configuration, ConfigurationKeys.MaxQueuedPerDestination, defaults.MaxQueuedPerDestination, 0),
+            QueueTimeout = ReadMilliseconds(configuration, ConfigurationKeys.QueueTimeoutMs, defaults.QueueTimeout),
+            MaxClientConnections = ReadInt(configuration, ConfigurationKeys.MaxClientConnections, defaults.MaxClientConnections, 0),
+            AdminUrls = ReadAdminUrls(configuration),
             EmbeddedDownstream = embedded,
             OriginUrl = originUrl,
             Mode = mode,
@@ -129,18 +147,141 @@ public static class ProxyOptionsReader
     private static string? ReadPath(IConfiguration configuration, string key)
         => string.IsNullOrWhiteSpace(configuration[key]) ? null : configuration[key]!.Trim();
 
-    private static List<DownstreamEndpoint> ReadDownstreams(string value)
+    /// <summary>
+    /// The destinations of <c>downstream</c> (<c>;</c>-separated base URIs, each optionally <c>|w=N</c>) or of the
+    /// <c>destinations</c> section (<c>address</c>, <c>weight</c>); null when neither is given. Read at start-up and
+    /// again when the configuration reloads.
+    /// </summary>
+    public static IReadOnlyList<DestinationOptions>? ReadDestinations(IConfiguration configuration, BalancingPolicy balancing)
     {
-        var endpoints = new List<DownstreamEndpoint>();
-        foreach (var part in value.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        var value = configuration[ConfigurationKeys.Downstream];
+        var section = configuration.GetSection(ConfigurationKeys.DestinationsSection.Name).GetChildren().ToList();
+        if (!string.IsNullOrWhiteSpace(value) && section.Count > 0)
         {
-            endpoints.Add(DownstreamEndpoint.TryParse(part)
-                ?? throw new ProxyConfigurationException(ConfigurationKeys.Downstream, value, "';'-separated absolute http:// or https:// URIs without query or user info"));
+            throw new ProxyConfigurationException(ConfigurationKeys.DestinationsSection.Name, $"{section.Count} entries", $"either {ConfigurationKeys.Downstream} or a {ConfigurationKeys.DestinationsSection.Name} section, not both");
         }
 
-        return endpoints.Count > 0
-            ? endpoints
+        var destinations = !string.IsNullOrWhiteSpace(value) ? ReadDownstream(value)
+            : section.Count > 0 ? section.Select(ReadDestination).ToList()
+            : null;
+        if (destinations is null)
+        {
+            return null;
+        }
+
+        if (destinations.Count > MaxDestinations)
+        {
+            throw new ProxyConfigurationException(ConfigurationKeys.Downstream, $"{destinations.Count} destinations", $"at most {MaxDestinations} destinations");
+        }
+
+        if (balancing is BalancingPolicy.RoundRobin or BalancingPolicy.RoundRobinPerConnection && destinations.FirstOrDefault(d => d.Weight != 1) is { } weighted)
+        {
+            throw new ProxyConfigurationException(ConfigurationKeys.Balancing, Name(balancing), $"weightedRoundRobin, leastRequests or powerOfTwoChoices, which use weights ({weighted.Endpoint} has weight {weighted.Weight})");
+        }
+
+        return destinations;
+    }
+
+    private static List<DestinationOptions> ReadDownstream(string value)
+    {
+        var destinations = new List<DestinationOptions>();
+        foreach (var part in value.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            var bar = part.IndexOf('|');
+            var endpoint = DownstreamEndpoint.TryParse(bar < 0 ? part : part[..bar]);
+            var weight = bar < 0 ? 1 : ParseWeight(part[(bar + 1)..], "w=");
+            if (endpoint is null || weight is null)
+            {
+                throw new ProxyConfigurationException(ConfigurationKeys.Downstream, value, $"';'-separated absolute http:// or https:// URIs without query or user info, each optionally followed by |w=N (N = 1..{DestinationOptions.MaxWeight})");
+            }
+
+            destinations.Add(new DestinationOptions(endpoint, weight.Value));
+        }
+
+        return destinations.Count > 0
+            ? destinations
             : throw new ProxyConfigurationException(ConfigurationKeys.Downstream, value, "at least one http:// or https:// URI");
+    }
+
+    /// <summary>One entry of the <c>destinations</c> section: <c>address</c> (required) and <c>weight</c> (1 when absent).</summary>
+    private static DestinationOptions ReadDestination(IConfigurationSection entry)
+    {
+        var address = entry[ConfigurationKeys.DestinationsSection.Address];
+        var key = $"{ConfigurationKeys.DestinationsSection.Name}:{entry.Key}";
+        var endpoint = address is null ? null : DownstreamEndpoint.TryParse(address);
+        if (endpoint is null)
+        {
+            throw new ProxyConfigurationException($"{key}:{ConfigurationKeys.DestinationsSection.Address}", address, "an absolute http:// or https:// URI without query or user info");
+        }
+
+        var weightValue = entry[ConfigurationKeys.DestinationsSection.Weight];
+        var weight = weightValue is null ? 1 : ParseWeight(weightValue, "");
+        return weight is { } valid
+            ? new DestinationOptions(endpoint, valid)
+            : throw new ProxyConfigurationException($"{key}:{ConfigurationKeys.DestinationsSection.Weight}", weightValue, $"an integer from 1 to {DestinationOptions.MaxWeight}");
+    }
+
+    private static int? ParseWeight(string value, string prefix)
+        => value.StartsWith(prefix, StringComparison.Ordinal)
+            && int.TryParse(value.AsSpan(prefix.Length), NumberStyles.None, CultureInfo.InvariantCulture, out var weight)
+            && weight is >= 1 and <= DestinationOptions.MaxWeight
+                ? weight
+                : null;
+
+    private static BalancingPolicy ReadBalancing(IConfiguration configuration, BalancingPolicy defaultValue)
+    {
+        var value = configuration[ConfigurationKeys.Balancing];
+        if (string.IsNullOrWhiteSpace(value))
+        {
+            return defaultValue;
+        }
+
+        foreach (var policy in Enum.GetValues<BalancingPolicy>())
+        {
+            if (Name(policy).Equals(value.Trim(), StringComparison.OrdinalIgnoreCase))
+            {
+                return policy;
+            }
+        }
+
+        throw new ProxyConfigurationException(ConfigurationKeys.Balancing, value, string.Join(", ", Enum.GetValues<BalancingPolicy>().Select(Name)));
+    }
+
+    /// <summary>A policy as the <c>balancing</c> key names it: <c>roundRobinPerConnection</c>, <c>leastRequests</c>, ….</summary>
+    public static string Name(BalancingPolicy policy)
+    {
+        var name = policy.ToString();
+        return char.ToLowerInvariant(name[0]) + name[1..];
+    }
+
+    /// <summary><c>health.active.path</c>: an absolute path (with an optional query) probed on every destination; null when not given.</summary>
+    private static string? ReadHealthPath(IConfiguration configuration)
+    {
+        var value = configuration[ConfigurationKeys.ActiveHealthPath];
+        if (string.IsNullOrWhiteSpace(value))
+        {
+            return null;
+        }
+
+        var path = value.Trim();
+        return path.StartsWith('/') && !path.StartsWith("//", StringComparison.Ordinal) && Uri.IsWellFormedUriString(path, UriKind.Relative)
+            ? path
+            : throw new ProxyConfigurationException(ConfigurationKeys.ActiveHealthPath, value, "an absolute path such as /healthz");
+    }
+
+    /// <summary><c>admin.urls</c>: <c>;</c>-separated <c>http://host:port</c> addresses; null when not given.</summary>
+    private static string? ReadAdminUrls(IConfiguration configuration)
+    {
+        var value = configuration[ConfigurationKeys.AdminUrls];
+        if (string.IsNullOrWhiteSpace(value))
+        {
+            return null;
+        }
+
+        return value.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .All(url => url.StartsWith("http://", StringComparison.OrdinalIgnoreCase) && IsListenAddress(url))
+                ? value.Trim()
+                : throw new ProxyConfigurationException(ConfigurationKeys.AdminUrls, value, "';'-separated http://host:port addresses");
     }
 
     /// <summary>

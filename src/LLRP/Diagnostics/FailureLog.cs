@@ -27,4 +27,8 @@ internal sealed class FailureLog(ILogger logger)
             ProxyLog.ForwardingFailed(logger, downstream, error, suppressed, exception);
         }
     }
+
+    /// <summary>A destination ejected by passive health: rare, logged each time.</summary>
+    public void DestinationEjected(string destination, long reactivationMs, int failures)
+        => ProxyLog.DestinationEjected(logger, destination, reactivationMs, failures);
 }

@@ -31,4 +31,13 @@ internal enum ForwarderError : byte
 
     /// <summary>The client went away.</summary>
     ClientAborted,
+
+    /// <summary>Every destination is ejected or probed down: 503 with <c>Retry-After</c>.</summary>
+    NoHealthyDestination,
+
+    /// <summary>The destination is at <c>limits.maxConnectionsPerDestination</c> and its queue is full: 503.</summary>
+    QueueFull,
+
+    /// <summary>The request waited <c>limits.queueTimeoutMs</c> for a slot of the destination's limit: 503.</summary>
+    QueueTimeout,
 }

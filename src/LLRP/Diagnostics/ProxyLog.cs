@@ -2,7 +2,10 @@ using Microsoft.Extensions.Logging;
 
 namespace LLRP.Diagnostics;
 
-/// <summary>Source-generated log messages: failures only, never one per successful request. Called through <see cref="FailureLog"/>.</summary>
+/// <summary>
+/// Source-generated log messages: failures and changes of a destination's health only, never one per successful
+/// request. Failures are called through <see cref="FailureLog"/>.
+/// </summary>
 internal static partial class ProxyLog
 {
     [LoggerMessage(1, LogLevel.Information, "Rejected a request from {Client}: {Reason} ({Suppressed} more of this kind since the last line)")]
@@ -10,4 +13,19 @@ internal static partial class ProxyLog
 
     [LoggerMessage(2, LogLevel.Warning, "Forwarding to {Downstream} failed: {Error} ({Suppressed} more of this kind since the last line)")]
     public static partial void ForwardingFailed(ILogger logger, string downstream, ForwarderError error, int suppressed, Exception? exception);
+
+    [LoggerMessage(3, LogLevel.Warning, "Destination {Destination} ejected for {ReactivationMs} ms after {Failures} transport failures in a row")]
+    public static partial void DestinationEjected(ILogger logger, string destination, long reactivationMs, int failures);
+
+    [LoggerMessage(4, LogLevel.Warning, "Destination {Destination} is down: {Failures} failed health probes in a row ({Reason})")]
+    public static partial void DestinationProbedDown(ILogger logger, string destination, int failures, string reason);
+
+    [LoggerMessage(5, LogLevel.Information, "Destination {Destination} is up again: {Successes} successful health probes in a row")]
+    public static partial void DestinationProbedUp(ILogger logger, string destination, int successes);
+
+    [LoggerMessage(6, LogLevel.Information, "Destinations reloaded from the configuration: {Destinations}")]
+    public static partial void DestinationsReloaded(ILogger logger, string destinations);
+
+    [LoggerMessage(7, LogLevel.Error, "The reloaded configuration's destinations were ignored, the current ones stay: {Error}")]
+    public static partial void DestinationsReloadRefused(ILogger logger, string error);
 }

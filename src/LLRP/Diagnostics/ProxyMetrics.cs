@@ -11,6 +11,11 @@ internal sealed class ProxyMetrics
 {
     public const string MeterName = "LLRP";
 
+    /// <summary>The tag naming the destination of a measurement: its base URI.</summary>
+    public const string DestinationTag = "destination";
+
+    private static readonly string[] ErrorNames = Enum.GetNames<ForwarderError>();
+
     private readonly Counter<long> _requests;
     private readonly Histogram<double> _requestDuration;
     private readonly UpDownCounter<long> _clientConnections;
@@ -21,10 +26,14 @@ internal sealed class ProxyMetrics
     private readonly Counter<long> _bytesSent;
     private readonly Counter<long> _tunnels;
     private readonly UpDownCounter<long> _activeTunnels;
+    private readonly Counter<long> _retries;
+    private readonly Counter<long> _ejections;
+    private readonly Counter<long> _destinationFailures;
+    private readonly Counter<long> _rejectedConnections;
 
     public ProxyMetrics(IMeterFactory meterFactory)
     {
-        var meter = meterFactory.Create(MeterName);
+        var meter = Meter = meterFactory.Create(MeterName);
         _requests = meter.CreateCounter<long>("llrp.requests", "{request}", "Responses forwarded to clients.");
         _requestDuration = meter.CreateHistogram<double>("llrp.request.duration", "s", "From the request head parsed to the response forwarded.");
         _clientConnections = meter.CreateUpDownCounter<long>("llrp.client.active_connections", "{connection}", "Open client connections.");
@@ -35,14 +44,21 @@ internal sealed class ProxyMetrics
         _bytesSent = meter.CreateCounter<long>("llrp.client.bytes_sent", "By", "Bytes written to clients.");
         _tunnels = meter.CreateCounter<long>("llrp.tunnels", "{tunnel}", "Connections that became tunnels after 101 Switching Protocols.");
         _activeTunnels = meter.CreateUpDownCounter<long>("llrp.tunnels.active", "{tunnel}", "Open tunnels.");
+        _retries = meter.CreateCounter<long>("llrp.retries", "{retry}", "Requests sent again to another destination after the one tagged failed them.");
+        _ejections = meter.CreateCounter<long>("llrp.destination.ejections", "{ejection}", "Destinations ejected by passive health.");
+        _destinationFailures = meter.CreateCounter<long>("llrp.destination.failures", "{failure}", "Transport failures of each attempt on a destination, retried or not, by kind: what passive health counts.");
+        _rejectedConnections = meter.CreateCounter<long>("llrp.client.rejected_connections", "{connection}", "Client connections answered 503 and closed at limits.maxClientConnections.");
     }
 
-    public void RequestCompleted(long startTimestamp)
+    /// <summary>The <c>LLRP</c> meter, for instruments observed from state kept elsewhere (the destinations' gauges).</summary>
+    public Meter Meter { get; }
+
+    public void RequestCompleted(long startTimestamp, KeyValuePair<string, object?> destination)
     {
-        _requests.Add(1);
+        _requests.Add(1, destination);
         if (_requestDuration.Enabled)
         {
-            _requestDuration.Record(Stopwatch.GetElapsedTime(startTimestamp).TotalSeconds);
+            _requestDuration.Record(Stopwatch.GetElapsedTime(startTimestamp).TotalSeconds, destination);
         }
     }
 
@@ -54,7 +70,28 @@ internal sealed class ProxyMetrics
 
     public void UpstreamConnectionClosed() => _upstreamConnections.Add(-1);
 
-    public void ForwardingFailed(ForwarderError error) => _forwardingErrors.Add(1, new KeyValuePair<string, object?>("error.type", error.ToString()));
+    /// <param name="destination">The <c>destination</c> tag, or default when none was chosen.</param>
+    public void ForwardingFailed(ForwarderError error, KeyValuePair<string, object?> destination)
+    {
+        var type = new KeyValuePair<string, object?>("error.type", ErrorNames[(int)error]);
+        if (destination.Key is null)
+        {
+            _forwardingErrors.Add(1, type);
+        }
+        else
+        {
+            _forwardingErrors.Add(1, type, destination);
+        }
+    }
+
+    public void Retried(KeyValuePair<string, object?> destination) => _retries.Add(1, destination);
+
+    public void DestinationFailed(ForwarderError error, KeyValuePair<string, object?> destination)
+        => _destinationFailures.Add(1, new KeyValuePair<string, object?>("error.type", ErrorNames[(int)error]), destination);
+
+    public void DestinationEjected(KeyValuePair<string, object?> destination) => _ejections.Add(1, destination);
+
+    public void ClientConnectionRejected() => _rejectedConnections.Add(1);
 
     public void RequestRejected(RejectionReason reason) => _rejectedRequests.Add(1, new KeyValuePair<string, object?>("reason", reason.ToString()));
 

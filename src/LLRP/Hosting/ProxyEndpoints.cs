@@ -22,29 +22,36 @@ internal static class ProxyEndpoints
     private static readonly TimeSpan HandshakeTimeout = TimeSpan.FromSeconds(10);
 
     public static void Listen(KestrelServerOptions kestrel, ProxyOptions options)
-    {
-        foreach (var url in options.Urls.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        => Bind(kestrel, options.Urls, (url, listen) =>
         {
-            var address = BindingAddress.Parse(url);
-            var certificate = string.Equals(address.Scheme, "https", StringComparison.OrdinalIgnoreCase)
+            var certificate = url.StartsWith("https://", StringComparison.OrdinalIgnoreCase)
                 ? options.ServerCertificate ?? throw new InvalidOperationException($"{url} is https, but the options hold no certificate ({nameof(ProxyOptionsReader)} requires one).")
                 : null;
-            Action<ListenOptions> configure = listen => Configure(listen, certificate);
+            Configure(listen, certificate);
+        });
+
+    /// <summary>Binds each of the <c>;</c>-separated <paramref name="urls"/> as Kestrel binds its own, configured by <paramref name="configure"/>.</summary>
+    public static void Bind(KestrelServerOptions kestrel, string urls, Action<string, ListenOptions> configure)
+    {
+        foreach (var url in urls.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            var address = BindingAddress.Parse(url);
+            Action<ListenOptions> listenOptions = listen => configure(url, listen);
             if (address.IsUnixPipe)
             {
-                kestrel.ListenUnixSocket(address.UnixPipePath, configure);
+                kestrel.ListenUnixSocket(address.UnixPipePath, listenOptions);
             }
             else if (string.Equals(address.Host, "localhost", StringComparison.OrdinalIgnoreCase))
             {
-                kestrel.ListenLocalhost(address.Port, configure);
+                kestrel.ListenLocalhost(address.Port, listenOptions);
             }
             else if (IPAddress.TryParse(address.Host, out var ip))
             {
-                kestrel.Listen(ip, address.Port, configure);
+                kestrel.Listen(ip, address.Port, listenOptions);
             }
             else
             {
-                kestrel.ListenAnyIP(address.Port, configure);
+                kestrel.ListenAnyIP(address.Port, listenOptions);
             }
         }
     }

@@ -8,7 +8,11 @@ using Microsoft.Extensions.Logging;
 
 namespace LLRP.Hosting;
 
-/// <summary>Builds the proxy: Kestrel's sockets transport with <see cref="ProxyConnectionHandler"/> on every endpoint (<see cref="ProxyEndpoints"/>).</summary>
+/// <summary>
+/// Builds the proxy: Kestrel's sockets transport with <see cref="ProxyConnectionHandler"/> on every endpoint of
+/// <c>urls</c> (<see cref="ProxyEndpoints"/>), the admin listener when configured (<see cref="AdminEndpoints"/>), and the
+/// hot reload of destinations (<see cref="DestinationReloader"/>).
+/// </summary>
 public static class ProxyHost
 {
     private const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
@@ -31,6 +35,11 @@ public static class ProxyHost
         }
 
         builder.Services.AddProxyServices(options);
+        DestinationReloader.Register(builder.Services, builder.Configuration, options.Balancing);
+        if (options.AdminUrls is not null)
+        {
+            AdminEndpoints.AddServices(builder.Services);
+        }
 
         // .NET's socket engine reads this once, when the process's first asynchronous socket operation starts; the
         // listener has not started yet, so in `dotnet LLRP.dll` it takes effect (in a process that used sockets before,
@@ -50,8 +59,18 @@ public static class ProxyHost
         {
             kestrel.AddServerHeader = false;
             ProxyEndpoints.Listen(kestrel, options);
+            if (options.AdminUrls is not null)
+            {
+                AdminEndpoints.Listen(kestrel, options.AdminUrls);
+            }
         });
 
-        return builder.Build();
+        var app = builder.Build();
+        if (options.AdminUrls is not null)
+        {
+            AdminEndpoints.Map(app);
+        }
+
+        return app;
     }
 }

@@ -35,7 +35,7 @@ public static class StartupReport
         }
 
         text.AppendLine(")");
-        text.Append("  ").Append(K.Downstream).Append('=').AppendJoin(';', options.Downstreams.Select(d => d.Uri));
+        text.Append("  ").Append(K.Downstream).Append('=').AppendJoin(';', options.Destinations.Select(d => d.Weight == 1 ? d.Endpoint.ToString() : $"{d.Endpoint}|w={d.Weight}"));
         if (options.EmbeddedDownstream)
         {
             text.Append(" (the bundled origin, in-process, listening on ").AppendJoin(", ", origin)
@@ -48,6 +48,23 @@ public static class StartupReport
             (K.HttpClientFlag, Flag(options.Mode == ProxyMode.HttpClient)),
             (K.HttpClientWithContextFlag, Flag(options.Mode == ProxyMode.HttpClientWithContext)),
             (K.YarpFlag, Flag(options.Mode == ProxyMode.Yarp)));
+        Line(text,
+            (K.Balancing, ProxyOptionsReader.Name(options.Balancing)),
+            (K.MaxRetries, Number(options.MaxRetries)),
+            (K.PassiveHealthFailures, options.PassiveHealthFailures == 0 ? "0 (off)" : Number(options.PassiveHealthFailures)),
+            (K.PassiveHealthReactivationMs, Milliseconds(options.PassiveHealthReactivation)));
+        Line(text,
+            (K.ActiveHealthPath, options.ActiveHealthPath ?? "(none: off)"),
+            (K.ActiveHealthIntervalMs, Milliseconds(options.ActiveHealthInterval)),
+            (K.ActiveHealthTimeoutMs, Milliseconds(options.ActiveHealthTimeout)),
+            (K.ActiveHealthyThreshold, Number(options.ActiveHealthyThreshold)),
+            (K.ActiveUnhealthyThreshold, Number(options.ActiveUnhealthyThreshold)));
+        Line(text,
+            (K.MaxConnectionsPerDestination, Unlimited(options.MaxConnectionsPerDestination)),
+            (K.MaxQueuedPerDestination, Number(options.MaxQueuedPerDestination)),
+            (K.QueueTimeoutMs, Milliseconds(options.QueueTimeout)),
+            (K.MaxClientConnections, Unlimited(options.MaxClientConnections)),
+            (K.AdminUrls, options.AdminUrls ?? "(none: off)"));
         Line(text,
             (K.UpstreamConnections, options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? "pooled" : "perClient"),
             (K.PoolMaxIdlePerDownstream, Number(options.MaxIdleConnectionsPerDownstream)),
@@ -74,7 +91,7 @@ public static class StartupReport
             (K.MaxRequestHeadersTotalSize, Number(options.MaxRequestHeadersTotalSize)),
             (K.MaxRequestHeaderCount, Number(options.MaxRequestHeaderCount)));
         Line(text,
-            (K.MaxRequestBodySize, options.MaxRequestBodySize == 0 ? "0 (unlimited)" : Number(options.MaxRequestBodySize)),
+            (K.MaxRequestBodySize, Unlimited(options.MaxRequestBodySize)),
             (K.MaxResponseHeadersTotalSize, Number(options.MaxResponseHeadersTotalSize)),
             (K.MaxChunkLineSize, Number(options.MaxChunkLineSize)));
         Line(text,
@@ -125,6 +142,8 @@ public static class StartupReport
     private static string Flag(bool value) => value ? "true" : "false";
 
     private static string Number(long value) => value.ToString(CultureInfo.InvariantCulture);
+
+    private static string Unlimited(long value) => value == 0 ? "0 (unlimited)" : Number(value);
 
     private static string Milliseconds(TimeSpan value) => Number((long)value.TotalMilliseconds);
 }

@@ -9,12 +9,12 @@ namespace LLRP.Http1;
 /// appended, <c>X-Forwarded-Proto</c> and <c>X-Forwarded-Host</c> set, <c>Via</c> appended, the target put after the
 /// downstream's path prefix, <c>Connection: upgrade</c> and <c>Upgrade</c> re-sent for an upgrade the proxy tunnels
 /// (<see cref="RequestHead.IsUpgrade"/>). Framing is not a field here: each client re-computes it. One instance per client
-/// connection and downstream.
+/// connection, pointed at the destination of each batch (<see cref="Retarget"/>).
 /// </summary>
 internal sealed class RequestRewriter
 {
-    private readonly byte[] _authority;
-    private readonly byte[] _pathPrefix;
+    private byte[] _authority;
+    private byte[] _pathPrefix;
     private readonly byte[] _clientAddress;
     private readonly byte[] _scheme;
     private readonly RewriteSettings _settings;
@@ -31,6 +31,13 @@ internal sealed class RequestRewriter
         _clientAddress = clientAddress;
         _scheme = scheme;
         _settings = settings;
+    }
+
+    /// <summary>Points the rules at another downstream: its authority for <c>Host</c>, its path prefix for the target.</summary>
+    public void Retarget(byte[] authority, byte[] pathPrefix)
+    {
+        _authority = authority;
+        _pathPrefix = pathPrefix;
     }
 
     /// <summary>The most bytes <see cref="WriteHead"/> adds to a head beyond its own length.</summary>

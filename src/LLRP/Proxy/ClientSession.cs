@@ -2,10 +2,10 @@ using System.Buffers;
 using System.Diagnostics;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
-using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream;
+using LLRP.Upstream.Destinations;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Http.Features;
 
@@ -19,6 +19,10 @@ namespace LLRP.Proxy;
 /// 2. hand each to the forwarder, which sends them and writes every response, in order (<see cref="ForwardBatchAsync"/>);
 /// 3. report a failure once and answer it: an error response before the response started, an abort after;
 /// 4. advance the client input past the batch, in one place.
+/// Each batch goes to a destination the <see cref="LoadBalancer"/> picks (the connection's own under the per-connection
+/// policy), holding a slot of its limit while it is forwarded. Its outcome feeds the destination's passive health; an
+/// idempotent batch that nothing answered because the connect failed or the connection closed first goes to another
+/// destination, up to <c>retries.max</c> times (RFC 9110 §9.2.2).
 /// The client output is flushed when the session is about to wait for its client, so that the responses to
 /// pipelined requests leave together. An upgrade request to a tunnelled protocol goes alone; answered with <c>101</c>,
 /// the connection becomes a tunnel (<see cref="TunnelRelay"/>) until either side ends it, then closes. Idle,
@@ -38,25 +42,36 @@ internal sealed class ClientSession : ITrackedConnection
     private readonly ClientResponseWriter _response;
     private readonly ClientRequestBody _body;
     private readonly IRequestForwarder _forwarder;
-    private readonly DownstreamEndpoint _downstream;
+    private readonly RequestRewriter _rewriter;
     private readonly RequestHead _head = new();
     private readonly ConnectionDeadline _deadline = new();
     private readonly ForwarderTraits _traits;
     private readonly TunnelActivity _tunnel;
     private volatile bool _stopping;
 
-    public ClientSession(ConnectionContext connection, DownstreamEndpoint downstream, ClientSessionServices services)
+    /// <summary>The destination of the batch being forwarded, and the connection's own under the per-connection policy.</summary>
+    private Destination? _destination;
+
+    /// <summary>The destination whose slot the batch holds, given back when the batch ends.</summary>
+    private Destination? _entered;
+
+    /// <summary>The destinations the batch failed on, one bit per <see cref="Destination.Index"/>.</summary>
+    private ulong _tried;
+
+    /// <summary>The batch's retries so far.</summary>
+    private int _retries;
+
+    public ClientSession(ConnectionContext connection, ClientSessionServices services)
     {
         _connection = connection;
         _input = connection.Transport.Input;
         _services = services;
-        _downstream = downstream;
         _response = new ClientResponseWriter(connection.Transport.Output, services.Metrics);
         _body = new ClientRequestBody(_input, _response, services.BodyLimits);
         _tunnel = new TunnelActivity(services.Metrics);
-        var rewriter = new RequestRewriter(downstream.Authority, downstream.PathPrefix, ClientAddress.Of(connection.RemoteEndPoint), SchemeOf(connection), services.Rewrite);
+        _rewriter = new RequestRewriter([], [], ClientAddress.Of(connection.RemoteEndPoint), SchemeOf(connection), services.Rewrite);
         _forwarder = services.Forwarders.Create(new ForwarderContext(
-            downstream, rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId,
+            _rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId,
             services.Upgrades, connection.Transport, _tunnel));
         _traits = _forwarder.Traits;
     }
@@ -177,6 +192,7 @@ internal sealed class ClientSession : ITrackedConnection
         var close = false;
         var streams = false;
         var upgrades = false;
+        var idempotent = true;
         RejectionReason? rejection = null;
         while (count < _traits.MaxBatch)
         {
@@ -215,7 +231,7 @@ internal sealed class ClientSession : ITrackedConnection
                 break;
             }
 
-            if (count == 0 && await _forwarder.BeginBatchAsync() is var error and not ForwarderError.None)
+            if (count == 0 && await BeginAsync(_head.IsIdempotent) is var error and not ForwarderError.None)
             {
                 Fail(error, started: false);
                 Consume(buffer, 0, buffer.Length);
@@ -223,6 +239,7 @@ internal sealed class ClientSession : ITrackedConnection
             }
 
             _forwarder.Add(_head, remaining, headLength, bodyLength, body);
+            idempotent &= _head.IsIdempotent;
             count++;
             offset += headLength + bodyLength;
             if (_head.IsUpgrade)
@@ -247,24 +264,31 @@ internal sealed class ClientSession : ITrackedConnection
             }
         }
 
-        if (streams)
+        try
         {
-            Consume(buffer, offset, offset);
-            var streamed = await _forwarder.ForwardAsync(_body);
-            _services.Metrics.BytesReceived(_body.BytesConsumed);
-            return new BatchResult(Complete(streamed, startTimestamp, _body), HeadPending: false);
-        }
+            if (streams)
+            {
+                Consume(buffer, offset, offset);
+                var streamed = await ForwardAsync(_body);
+                _services.Metrics.BytesReceived(_body.BytesConsumed);
+                return new BatchResult(Complete(streamed, startTimestamp, _body), HeadPending: false);
+            }
 
-        if (upgrades)
-        {
-            // The client input is advanced past the head first: after a 101, what follows it is the tunnel's.
-            Consume(buffer, offset, offset);
-            return new BatchResult(await ForwardUpgradeAsync(startTimestamp), HeadPending: false);
-        }
+            if (upgrades)
+            {
+                // The client input is advanced past the head first: after a 101, what follows it is the tunnel's.
+                Consume(buffer, offset, offset);
+                return new BatchResult(await ForwardUpgradeAsync(startTimestamp), HeadPending: false);
+            }
 
-        if (count > 0)
+            if (count > 0)
+            {
+                close = Complete(await ForwardBufferedAsync(buffer, count, idempotent), startTimestamp, body: null);
+            }
+        }
+        finally
         {
-            close = Complete(await _forwarder.ForwardAsync(body: null), startTimestamp, body: null);
+            Leave();
         }
 
         if (rejection is { } reason && !close)
@@ -278,12 +302,163 @@ internal sealed class ClientSession : ITrackedConnection
     }
 
     /// <summary>
+    /// Picks the batch's destination, takes a slot of its limit and makes it ready; when that fails for a reason that
+    /// left the request unsent (the connect), an idempotent request tries another destination.
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<ForwarderError> BeginAsync(bool idempotent)
+    {
+        _tried = 0;
+        _retries = 0;
+        var error = await TryDestinationAsync();
+        while (error != ForwarderError.None && CanRetry(error, idempotent))
+        {
+            error = await RetryElsewhereAsync(error);
+        }
+
+        return error;
+    }
+
+    /// <summary>
+    /// Forwards a batch whose requests and bodies are all in <paramref name="buffer"/>; when nothing of it was answered
+    /// because the connect failed or the connection closed before any response byte, and every request of it is
+    /// idempotent (RFC 9110 §9.2.2), the batch is parsed again from the buffer and sent to another destination.
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<ForwardResult> ForwardBufferedAsync(ReadOnlySequence<byte> buffer, int count, bool idempotent)
+    {
+        var result = await ForwardAsync(body: null);
+        while (result.Completed == 0 && !result.Started && CanRetry(result.Error, idempotent))
+        {
+            var error = await RetryElsewhereAsync(result.Error);
+            while (error != ForwarderError.None && CanRetry(error, idempotent))
+            {
+                error = await RetryElsewhereAsync(error);
+            }
+
+            if (error != ForwarderError.None)
+            {
+                return ForwardResult.Failed(0, error, started: false);
+            }
+
+            AddAgain(buffer, count);
+            result = await ForwardAsync(body: null);
+        }
+
+        return result;
+    }
+
+    /// <summary>Forwards the batch and reports its outcome to the destination's health.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
+    {
+        var result = await _forwarder.ForwardAsync(body);
+        ReportOutcome(result.Error, result.Completed);
+        return result;
+    }
+
+    /// <summary>Picks a destination the batch has not failed on, takes a slot of its limit, and makes it ready.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<ForwarderError> TryDestinationAsync()
+    {
+        var destination = _services.Balancer.Pick(_destination, _tried, Environment.TickCount64);
+        if (destination is null)
+        {
+            return ForwarderError.NoHealthyDestination;
+        }
+
+        _destination = destination;
+        if (await destination.EnterAsync() is var refused and not ForwarderError.None)
+        {
+            return refused;
+        }
+
+        _entered = destination;
+        _rewriter.Retarget(destination.Endpoint.Authority, destination.Endpoint.PathPrefix);
+        var error = await _forwarder.BeginBatchAsync(destination.Endpoint);
+        if (error != ForwarderError.None)
+        {
+            ReportOutcome(error, completed: 0);
+            Leave();
+        }
+
+        return error;
+    }
+
+    /// <summary>Sends the batch elsewhere after <paramref name="failed"/>; when no other destination is available, that failure stands.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<ForwarderError> RetryElsewhereAsync(ForwarderError failed)
+    {
+        var destination = _destination!;
+        _tried |= 1UL << destination.Index;
+        _retries++;
+        Leave();
+        _services.Metrics.Retried(destination.Tag);
+        var error = await TryDestinationAsync();
+        return error == ForwarderError.NoHealthyDestination ? failed : error;
+    }
+
+    /// <summary>
+    /// A failure that left the batch unanswered and unsent, or sent but closed on before any response byte (so an
+    /// idempotent request may be repeated, RFC 9110 §9.2.2), while retries remain.
+    /// </summary>
+    private bool CanRetry(ForwarderError error, bool idempotent)
+        => idempotent
+           && _retries < _services.MaxRetries
+           && _destination is not null
+           && error is ForwarderError.ConnectFailed or ForwarderError.ConnectTimeout or ForwarderError.TlsHandshakeFailed or ForwarderError.UpstreamClosed;
+
+    /// <summary>Adds the batch's <paramref name="count"/> requests again, parsed anew from the start of <paramref name="buffer"/>, where the first parse found them whole.</summary>
+    private void AddAgain(in ReadOnlySequence<byte> buffer, int count)
+    {
+        long offset = 0;
+        for (var i = 0; i < count; i++)
+        {
+            var remaining = buffer.Slice(offset);
+            RequestHeadParser.TryParse(remaining, _head, _services.Limits, out var headLength);
+            var body = RequestBodyLocator.Locate(_head, remaining.Length - headLength, _services.BodyLimits, out var bodyLength);
+            _head.RequestedUpgrades = 0;
+            _forwarder.Add(_head, remaining, headLength, bodyLength, body);
+            offset += headLength + bodyLength;
+        }
+    }
+
+    /// <summary>Feeds the destination's passive health: a transport failure counts against it (and may eject it), a response for it.</summary>
+    private void ReportOutcome(ForwarderError error, int completed)
+    {
+        var destination = _entered!;
+        if (error is ForwarderError.ConnectFailed or ForwarderError.ConnectTimeout or ForwarderError.TlsHandshakeFailed
+            or ForwarderError.RequestFailed or ForwarderError.UpstreamClosed or ForwarderError.ResponseTimeout
+            or ForwarderError.InvalidResponse or ForwarderError.ResponseBodyFailed)
+        {
+            _services.Metrics.DestinationFailed(error, destination.Tag);
+            var health = destination.Health;
+            if (health.ReportFailure(Environment.TickCount64))
+            {
+                _services.Metrics.DestinationEjected(destination.Tag);
+                _services.FailureLog.DestinationEjected(destination.Name, health.ReactivationMs, health.FailureThreshold);
+            }
+        }
+        else if (completed > 0)
+        {
+            destination.Health.ReportSuccess();
+        }
+    }
+
+    /// <summary>Gives back the slot the batch holds, if any.</summary>
+    private void Leave()
+    {
+        _entered?.Exit();
+        _entered = null;
+    }
+
+    /// <summary>
     /// Forwards an upgrade request (RFC 9110 §7.8). Answered with <c>101</c>, the connection is a tunnel until either side
     /// ends it, then closes; answered otherwise, it goes on as an ordinary HTTP/1.1 connection.
     /// </summary>
     private async ValueTask<bool> ForwardUpgradeAsync(long startTimestamp)
     {
-        var result = await _forwarder.ForwardAsync(body: null);
+        var result = await ForwardAsync(body: null);
         var close = Complete(result, startTimestamp, body: null);
         if (result.Tunnel is not { } tunnel)
         {
@@ -318,7 +493,7 @@ internal sealed class ClientSession : ITrackedConnection
     {
         for (var i = 0; i < result.Completed; i++)
         {
-            _services.Metrics.RequestCompleted(startTimestamp);
+            _services.Metrics.RequestCompleted(startTimestamp, _destination!.Tag);
         }
 
         switch (body?.Failure)
@@ -360,8 +535,9 @@ internal sealed class ClientSession : ITrackedConnection
     {
         if (error != ForwarderError.ClientAborted && !_response.ClientGone)
         {
-            _services.FailureLog.ForwardingFailed(_downstream.ToString(), error);
-            _services.Metrics.ForwardingFailed(error);
+            var destination = error == ForwarderError.NoHealthyDestination ? null : _destination;
+            _services.FailureLog.ForwardingFailed(destination?.Name ?? "(no destination available)", error);
+            _services.Metrics.ForwardingFailed(error, destination?.Tag ?? default);
         }
 
         if (started || error == ForwarderError.ClientAborted)
@@ -370,7 +546,9 @@ internal sealed class ClientSession : ITrackedConnection
         }
         else
         {
-            _response.WriteRaw(ErrorResponses.For(error));
+            _response.WriteRaw(error == ForwarderError.NoHealthyDestination
+                ? ErrorResponses.NoHealthyDestination(_services.Destinations.RetryAfterSeconds(Environment.TickCount64))
+                : ErrorResponses.For(error));
         }
     }
 

@@ -2,6 +2,7 @@ using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream;
+using LLRP.Upstream.Destinations;
 
 namespace LLRP.Proxy;
 
@@ -11,7 +12,9 @@ internal sealed class ClientSessionServices(
     IForwarderFactory forwarders,
     ProxyMetrics metrics,
     ClientConnectionTracker tracker,
-    FailureLog failureLog)
+    FailureLog failureLog,
+    DestinationRegistry destinations,
+    LoadBalancer balancer)
 {
     public RequestLimits Limits { get; } = RequestLimitsOf(options);
 
@@ -29,7 +32,17 @@ internal sealed class ClientSessionServices(
     /// <summary>The protocols an upgrade may switch to through the proxy.</summary>
     public UpgradeProtocols Upgrades { get; } = new(options.UpgradeProtocols);
 
-    public IReadOnlyList<DownstreamEndpoint> Downstreams { get; } = options.Downstreams;
+    /// <summary>The current destinations.</summary>
+    public DestinationRegistry Destinations { get; } = destinations;
+
+    /// <summary>Picks each connection's or batch's destination.</summary>
+    public LoadBalancer Balancer { get; } = balancer;
+
+    /// <summary>Other destinations an unanswered idempotent batch may go to (<c>retries.max</c>).</summary>
+    public int MaxRetries { get; } = options.MaxRetries;
+
+    /// <summary>Most open client connections (<c>limits.maxClientConnections</c>); 0 = unlimited.</summary>
+    public int MaxClientConnections { get; } = options.MaxClientConnections;
 
     public IForwarderFactory Forwarders { get; } = forwarders;
 

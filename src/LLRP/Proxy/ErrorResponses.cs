@@ -15,9 +15,20 @@ internal static class ErrorResponses
     private static readonly byte[] RequestTimeoutResponse = Build(408, "the request head did not arrive in time");
     private static readonly byte[] UpstreamClosed = Build(502, "the downstream closed the connection without a response");
     private static readonly byte[] TlsHandshakeFailed = Build(502, "the TLS handshake with the downstream failed");
+    private static readonly byte[] TooManyConnectionsResponse = Build(503, "the proxy is at its limit of client connections", retryAfterSeconds: 1);
+    private static readonly byte[] DestinationBusy = Build(503, "the downstream is at its limit of requests in flight", retryAfterSeconds: 1);
+
+    /// <summary>503 for no available destination, by <c>Retry-After</c> seconds (1 to <see cref="MaxRetryAfterSeconds"/>), built on first use.</summary>
+    private static readonly byte[]?[] NoDestination = new byte[]?[MaxRetryAfterSeconds + 1];
+
+    /// <summary>The largest <c>Retry-After</c> the proxy sends.</summary>
+    public const int MaxRetryAfterSeconds = 3600;
 
     /// <summary>408: the request head did not arrive within the request headers timeout.</summary>
     public static ReadOnlySpan<byte> RequestTimeout => RequestTimeoutResponse;
+
+    /// <summary>503 to a client connection over <c>limits.maxClientConnections</c>.</summary>
+    public static ReadOnlyMemory<byte> TooManyConnections => TooManyConnectionsResponse;
 
     public static ReadOnlySpan<byte> For(RejectionReason reason) => ByReason[(int)reason];
 
@@ -28,14 +39,23 @@ internal static class ErrorResponses
         ForwarderError.UpstreamClosed => UpstreamClosed,
         ForwarderError.TlsHandshakeFailed => TlsHandshakeFailed,
         ForwarderError.ConnectFailed or ForwarderError.RequestFailed or ForwarderError.InvalidResponse => BadGateway,
+        ForwarderError.QueueFull or ForwarderError.QueueTimeout => DestinationBusy,
         _ => default,
     };
 
-    private static byte[] Build(int status, string message)
+    /// <summary>503 when every destination is ejected or probed down, with <c>Retry-After</c> (RFC 9110 §10.2.3) in seconds.</summary>
+    public static ReadOnlySpan<byte> NoHealthyDestination(int retryAfterSeconds)
+    {
+        var seconds = Math.Clamp(retryAfterSeconds, 1, MaxRetryAfterSeconds);
+        return NoDestination[seconds] ??= Build(503, "no downstream is available", seconds);
+    }
+
+    private static byte[] Build(int status, string message, int? retryAfterSeconds = null)
     {
         var body = $"{status} {ReasonPhrase(status)}: {message}\n";
+        var retryAfter = retryAfterSeconds is { } seconds ? $"Retry-After: {seconds}\r\n" : "";
         return Encoding.ASCII.GetBytes(
-            $"HTTP/1.1 {status} {ReasonPhrase(status)}\r\nContent-Type: text/plain\r\nContent-Length: {body.Length}\r\nConnection: close\r\n\r\n{body}");
+            $"HTTP/1.1 {status} {ReasonPhrase(status)}\r\nContent-Type: text/plain\r\nContent-Length: {body.Length}\r\n{retryAfter}Connection: close\r\n\r\n{body}");
     }
 
     private static string ReasonPhrase(int status) => status switch
@@ -47,6 +67,7 @@ internal static class ErrorResponses
         431 => "Request Header Fields Too Large",
         501 => "Not Implemented",
         502 => "Bad Gateway",
+        503 => "Service Unavailable",
         504 => "Gateway Timeout",
         505 => "HTTP Version Not Supported",
         _ => "Error",

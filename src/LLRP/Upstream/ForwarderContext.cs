@@ -1,13 +1,11 @@
 using System.IO.Pipelines;
 using System.Net;
-using LLRP.Configuration;
 using LLRP.Http1;
 
 namespace LLRP.Upstream;
 
 /// <summary>What a forwarder is given about its client connection.</summary>
-/// <param name="Downstream">Where its requests go.</param>
-/// <param name="Rewriter">The forwarding rules, bound to the downstream and the client.</param>
+/// <param name="Rewriter">The forwarding rules, bound to the client and pointed at each batch's destination.</param>
 /// <param name="Limits">The limits the client's request heads were parsed with.</param>
 /// <param name="Response">Where its responses go.</param>
 /// <param name="Body">Where a request body still to be read comes from.</param>
@@ -18,7 +16,6 @@ namespace LLRP.Upstream;
 /// <param name="ClientTransport">The client connection's pipes, for a forwarder that relays a tunnel itself (YARP).</param>
 /// <param name="Tunnel">The client connection's tunnel activity, for the same.</param>
 internal sealed record ForwarderContext(
-    DownstreamEndpoint Downstream,
     RequestRewriter Rewriter,
     RequestLimits Limits,
     ClientResponseWriter Response,

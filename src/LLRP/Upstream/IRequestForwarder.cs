@@ -1,4 +1,5 @@
 using System.Buffers;
+using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 
@@ -7,7 +8,8 @@ namespace LLRP.Upstream;
 /// <summary>
 /// Carries the requests of one client connection to the downstream, in the configured mode; all that differs between
 /// modes lives behind this. The client session calls, for each batch of requests parsed from one read:
-/// 1. <see cref="BeginBatchAsync"/> once the first request parsed;
+/// 1. <see cref="BeginBatchAsync"/> once the first request parsed, with the batch's destination (the
+///    <see cref="ForwarderContext.Rewriter"/> already points at it);
 /// 2. <see cref="Add"/> for each request, in order, while its bytes are valid;
 /// 3. <see cref="ForwardAsync"/>, which sends them and writes every response to the client through
 ///    <see cref="ClientResponseWriter"/>, in order. Failures are returned, never thrown.
@@ -19,8 +21,8 @@ internal interface IRequestForwarder : IAsyncDisposable
     /// <summary>What the forwarder can do; read once per client connection.</summary>
     ForwarderTraits Traits { get; }
 
-    /// <summary>Makes the downstream ready for a batch (an open connection, for one); an error is answered before anything is sent.</summary>
-    ValueTask<ForwarderError> BeginBatchAsync() => ValueTask.FromResult(ForwarderError.None);
+    /// <summary>Makes <paramref name="downstream"/> ready for a batch (an open connection, for one); an error is answered before anything is sent.</summary>
+    ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream);
 
     /// <summary>Takes the next request of the batch.</summary>
     /// <param name="head">Its parsed head; reused for the next request once this returns.</param>

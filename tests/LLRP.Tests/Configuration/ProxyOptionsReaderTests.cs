@@ -12,7 +12,7 @@ public sealed class ProxyOptionsReaderTests
         var options = ConfiguredOptions.Read();
 
         Assert.True(options.EmbeddedDownstream);
-        var downstream = Assert.Single(options.Downstreams);
+        var downstream = Assert.Single(options.Destinations).Endpoint;
         Assert.Equal(new Uri(ProxyOptionsReader.EmbeddedDownstreamUrl), downstream.Uri);
         Assert.Equal(ProxyMode.Raw, options.Mode);
         Assert.Equal(UpstreamConnectionStrategy.Pooled, options.ConnectionStrategy);
@@ -71,7 +71,7 @@ public sealed class ProxyOptionsReaderTests
             ("shutdownTimeoutMs", "1500"));
 
         Assert.False(options.EmbeddedDownstream);
-        Assert.Equal("backend:9000", Encoding.ASCII.GetString(Assert.Single(options.Downstreams).Authority));
+        Assert.Equal("backend:9000", Encoding.ASCII.GetString(Assert.Single(options.Destinations).Endpoint.Authority));
         Assert.Equal(ProxyMode.Yarp, options.Mode);
         Assert.Equal(UpstreamConnectionStrategy.Pooled, options.ConnectionStrategy);
         Assert.Equal(7, options.MaxIdleConnectionsPerDownstream);
@@ -207,7 +207,7 @@ public sealed class ProxyOptionsReaderTests
         Assert.False(options.EmbeddedDownstream);
         Assert.Equal(
             ["a:5000 /base", "b ", "c /x/y"],
-            options.Downstreams.Select(d => $"{Encoding.ASCII.GetString(d.Authority)} {Encoding.ASCII.GetString(d.PathPrefix)}"));
+            options.Destinations.Select(o => o.Endpoint).Select(d => $"{Encoding.ASCII.GetString(d.Authority)} {Encoding.ASCII.GetString(d.PathPrefix)}"));
     }
 
     [Theory]
@@ -218,7 +218,7 @@ public sealed class ProxyOptionsReaderTests
         var options = ConfiguredOptions.Read(("downstream", value));
 
         Assert.True(options.EmbeddedDownstream);
-        Assert.Equal(new Uri(ProxyOptionsReader.EmbeddedDownstreamUrl), Assert.Single(options.Downstreams).Uri);
+        Assert.Equal(new Uri(ProxyOptionsReader.EmbeddedDownstreamUrl), Assert.Single(options.Destinations).Endpoint.Uri);
     }
 
     /// <summary><c>origin.urls</c> moves the bundled origin, and the proxy's downstream with it; a wildcard host is reached over loopback.</summary>
@@ -234,7 +234,7 @@ public sealed class ProxyOptionsReaderTests
 
         Assert.True(options.EmbeddedDownstream);
         Assert.Equal(originUrl, options.OriginUrl);
-        Assert.Equal(downstream, Assert.Single(options.Downstreams).Uri.ToString());
+        Assert.Equal(downstream, Assert.Single(options.Destinations).Endpoint.Uri.ToString());
     }
 
     [Fact]

@@ -155,7 +155,7 @@ public sealed class TlsOptionsReaderTests : IDisposable
     [InlineData("HTTPS://127.0.0.1:9443", 9443, "127.0.0.1:9443")]
     public void Read_HttpsDownstream_TlsWithDefaultPort443(string value, int port, string authority)
     {
-        var downstream = Assert.Single(ConfiguredOptions.Read(("downstream", value)).Downstreams);
+        var downstream = Assert.Single(ConfiguredOptions.Read(("downstream", value)).Destinations).Endpoint;
 
         Assert.True(downstream.IsTls);
         Assert.Equal(port, downstream.Port);
@@ -164,7 +164,7 @@ public sealed class TlsOptionsReaderTests : IDisposable
 
     [Fact]
     public void Read_HttpDownstream_NotTls()
-        => Assert.False(Assert.Single(ConfiguredOptions.Read(("downstream", "http://backend/")).Downstreams).IsTls);
+        => Assert.False(Assert.Single(ConfiguredOptions.Read(("downstream", "http://backend/")).Destinations).Endpoint.IsTls);
 
     [Theory]
     [InlineData("true", true)]

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 
@@ -15,11 +16,12 @@ namespace LLRP.Upstream.HttpClient;
 internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientExchange exchange, int maxResponseHeadSize) : IRequestForwarder
 {
     private readonly FieldStringCache _strings = new();
-    private readonly TargetUriCache _uris = new(context.Downstream);
+    private readonly TargetUriCache _uris = new();
     private readonly ArrayBufferWriter<byte> _target = new(256);
     private readonly RenderedResponseHead _responseHead = new();
     private readonly Func<ForwardedContent> _newContent = () => new PipeBodyContent(context.Body);
     private MethodCache _methods;
+    private DownstreamEndpoint? _downstream;
     private HttpRequestMessage? _message;
     private bool _isHead;
     private bool _isHttp10;
@@ -27,6 +29,13 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
     private ulong _requestedUpgrades;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
+
+    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream)
+    {
+        _downstream = downstream;
+        _uris.Retarget(downstream);
+        return ValueTask.FromResult(ForwarderError.None);
+    }
 
     public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
     {
@@ -40,7 +49,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
             request.Content = content;
         }
 
-        var fields = new MessageFieldSink(request, _strings, context.Downstream.Authority, static () => new ByteArrayContent([]));
+        var fields = new MessageFieldSink(request, _strings, _downstream!.Authority, static () => new ByteArrayContent([]));
         context.Rewriter.WriteFields(head, ref fields);
         (_isHead, _isHttp10, _isPersistent, _requestedUpgrades) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.RequestedUpgrades);
     }

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream.HttpClient;
@@ -23,12 +24,18 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
     private const int ResponseBufferSize = 64 * 1024;
 
     private readonly LightHttpContext _light = new(context, maxResponseHeadSize);
-    private readonly TargetUriCache _uris = new(context.Downstream);
+    private readonly TargetUriCache _uris = new();
     private readonly Func<ForwardedContent> _newContent = () => new StreamBodyContent(context.Body);
     private bool _hasBody;
     private ulong _requestedUpgrades;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
+
+    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream)
+    {
+        _uris.Retarget(downstream);
+        return ValueTask.FromResult(ForwarderError.None);
+    }
 
     public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
     {

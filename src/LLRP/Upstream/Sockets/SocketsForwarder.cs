@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 
@@ -23,10 +24,10 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
 
     public ForwarderTraits Traits => ForwarderTraits.Pipelining;
 
-    public ValueTask<ForwarderError> BeginBatchAsync()
+    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream)
     {
         _count = 0;
-        return upstream.EnsureAsync();
+        return upstream.EnsureAsync(downstream);
     }
 
     public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
@@ -193,8 +194,9 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<ForwarderError> ResendAsync(int first)
     {
+        var downstream = upstream.Connection.Downstream;
         upstream.Discard();
-        if (await upstream.EnsureAsync() is var error and not ForwarderError.None)
+        if (await upstream.EnsureAsync(downstream) is var error and not ForwarderError.None)
         {
             return error;
         }

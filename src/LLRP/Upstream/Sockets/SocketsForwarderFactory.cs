@@ -9,7 +9,7 @@ internal sealed class SocketsForwarderFactory(ProxyOptions options, IUpstreamCon
     private readonly BodyLimits _responseBodyLimits = new(0, options.MaxChunkLineSize, options.MaxResponseHeadersTotalSize);
 
     public IRequestForwarder Create(ForwarderContext context) => new SocketsForwarder(
-        new UpstreamSession(context.Downstream, connector, pool),
+        new UpstreamSession(connector, pool),
         new ResponseRelay(context.Response, options.MaxResponseHeadersTotalSize, _responseBodyLimits, options.ResponseHeadersTimeout, context.Upgrades),
         context.Rewriter,
         context.Limits);

@@ -1,23 +1,27 @@
+using System.Collections.Concurrent;
 using LLRP.Configuration;
 
 namespace LLRP.Upstream.Sockets;
 
 /// <summary>
 /// Idle upstream connections shared by all client connections (the <c>pooled</c> strategy), a bounded stack per
-/// downstream: the most recently used connection is reused first, so its buffers and the downstream's are warm.
+/// downstream (made when the downstream is first used, so destinations a reload adds get theirs): the most recently
+/// used connection is reused first, so its buffers and the downstream's are warm.
 /// Connections idle longer than the idle timeout are closed by a sweep once a second.
 /// </summary>
 internal sealed class UpstreamConnectionPool : IDisposable
 {
     private const int SweepBatch = 64;
 
-    private readonly Dictionary<DownstreamEndpoint, IdleConnectionStack> _idle;
+    private readonly ConcurrentDictionary<DownstreamEndpoint, IdleConnectionStack> _idle = new();
+    private readonly Func<DownstreamEndpoint, IdleConnectionStack> _newStack;
     private readonly long _idleTimeoutMs;
     private readonly Timer _sweeper;
 
     public UpstreamConnectionPool(ProxyOptions options)
     {
-        _idle = options.Downstreams.ToDictionary(d => d, _ => new IdleConnectionStack(options.MaxIdleConnectionsPerDownstream));
+        var maxIdle = options.MaxIdleConnectionsPerDownstream;
+        _newStack = _ => new IdleConnectionStack(maxIdle);
         _idleTimeoutMs = (long)options.PooledConnectionIdleTimeout.TotalMilliseconds;
         _sweeper = new Timer(static state => ((UpstreamConnectionPool)state!).CloseExpired(), this, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
     }
@@ -25,7 +29,11 @@ internal sealed class UpstreamConnectionPool : IDisposable
     /// <summary>An idle connection that is still open, or null.</summary>
     public UpstreamConnection? Rent(DownstreamEndpoint downstream)
     {
-        var stack = _idle[downstream];
+        if (!_idle.TryGetValue(downstream, out var stack))
+        {
+            return null;
+        }
+
         var cutoff = Environment.TickCount64 - _idleTimeoutMs;
         while (stack.TryPop(out var connection))
         {
@@ -44,7 +52,7 @@ internal sealed class UpstreamConnectionPool : IDisposable
     public void Return(UpstreamConnection connection)
     {
         connection.IdleSince = Environment.TickCount64;
-        if (!_idle[connection.Downstream].TryPush(connection))
+        if (!_idle.GetOrAdd(connection.Downstream, _newStack).TryPush(connection))
         {
             Close(connection);
         }

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Net.Security;
 using System.Net.Sockets;
 using LLRP.Configuration;
@@ -15,9 +16,8 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
 {
     private readonly TimeSpan _connectTimeout = options.ConnectTimeout;
     private readonly bool _inlineScheduling = options.InlineScheduling;
-    private readonly Dictionary<DownstreamEndpoint, SslClientAuthenticationOptions> _tls = options.Downstreams
-        .Where(downstream => downstream.IsTls)
-        .ToDictionary(downstream => downstream, downstream => DownstreamTls.ClientOptions(downstream, options.DownstreamInsecure));
+    private readonly ConcurrentDictionary<DownstreamEndpoint, SslClientAuthenticationOptions> _tls = new();
+    private readonly Func<DownstreamEndpoint, SslClientAuthenticationOptions> _newTls = downstream => DownstreamTls.ClientOptions(downstream, options.DownstreamInsecure);
 
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
     public async ValueTask<UpstreamConnection> ConnectAsync(DownstreamEndpoint downstream)
@@ -40,7 +40,7 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
         }
 
         ConnectionContext transport = downstream.IsTls
-            ? await AuthenticateAsync(socket, _tls[downstream], timeout.Token)
+            ? await AuthenticateAsync(socket, _tls.GetOrAdd(downstream, _newTls), timeout.Token)
             : new SocketPipeConnection(socket, _inlineScheduling);
         metrics.UpstreamConnectionOpened();
         return new UpstreamConnection(transport, downstream, metrics);

@@ -9,20 +9,23 @@ namespace LLRP.Upstream.Sockets;
 /// from and returned to the shared pool for each batch (pooled strategy); opened when none is usable; discarded, never
 /// reused, after any anomaly.
 /// </summary>
-internal sealed class UpstreamSession(DownstreamEndpoint downstream, IUpstreamConnectionFactory connector, UpstreamConnectionPool? pool)
+internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, UpstreamConnectionPool? pool)
 {
     /// <summary>The connection of the batch being forwarded; set by <see cref="EnsureAsync"/>.</summary>
     public UpstreamConnection Connection { get; private set; } = null!;
 
     private bool HasConnection => Connection is not null;
 
-    /// <summary>Makes <see cref="Connection"/> an open connection: the one held if still open, else a pooled one, else a new one.</summary>
+    /// <summary>
+    /// Makes <see cref="Connection"/> an open connection to <paramref name="downstream"/>: the one held if still open and
+    /// to that downstream (a per-request policy may move the client's requests elsewhere), else a pooled one, else a new one.
+    /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<ForwarderError> EnsureAsync()
+    public async ValueTask<ForwarderError> EnsureAsync(DownstreamEndpoint downstream)
     {
         if (HasConnection)
         {
-            if (Connection.IsIdleAndOpen())
+            if (ReferenceEquals(Connection.Downstream, downstream) && Connection.IsIdleAndOpen())
             {
                 return ForwarderError.None;
             }

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using LLRP.Configuration;
 using LLRP.Http1;
 using LLRP.Upstream.HttpClient;
 using LLRP.Upstream.LightContext;
@@ -26,7 +27,8 @@ internal sealed class YarpForwarder : IRequestForwarder
     private readonly ClientUpgradeFeature _upgrade;
     private readonly LightHttpContext _light;
     private readonly LlrpTransformer _transformer;
-    private readonly string _destinationPrefix;
+    private readonly TargetUriCache _uris = new();
+    private string _destinationPrefix = "";
 
     /// <param name="upgradeConfig">The configuration of an upgrade request: YARP's activity timeout is the tunnel's idle timeout.</param>
     /// <param name="responseHeadersTimeout">The response headers timeout, which <paramref name="upgradeConfig"/> leaves to <see cref="ClientUpgradeFeature"/>.</param>
@@ -46,12 +48,17 @@ internal sealed class YarpForwarder : IRequestForwarder
         _light = new LightHttpContext(context, maxResponseHeadSize);
         _upgrade = new ClientUpgradeFeature(context, _light.Response, responseHeadersTimeout);
         _light.Features.Set<IHttpUpgradeFeature>(_upgrade);
-        var uris = new TargetUriCache(context.Downstream);
-        _transformer = new LlrpTransformer(_light, uris, context.Upgrades, _upgrade);
-        _destinationPrefix = uris.Origin;
+        _transformer = new LlrpTransformer(_light, _uris, context.Upgrades, _upgrade);
     }
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
+
+    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream)
+    {
+        _uris.Retarget(downstream);
+        _destinationPrefix = downstream.Origin;
+        return ValueTask.FromResult(ForwarderError.None);
+    }
 
     public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
     {

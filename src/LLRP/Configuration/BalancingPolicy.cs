@@ -1,0 +1,20 @@
+namespace LLRP.Configuration;
+
+/// <summary>Key <c>balancing</c>: which destination a client connection or a request goes to.</summary>
+public enum BalancingPolicy
+{
+    /// <summary>Each client connection takes the next destination in turn and keeps it while it is available (the prototype's).</summary>
+    RoundRobinPerConnection,
+
+    /// <summary>Each request (each batch of pipelined requests, in raw mode) takes the next available destination in turn.</summary>
+    RoundRobin,
+
+    /// <summary>Each request goes to the destination with the fewest requests in flight per unit of weight; ties rotate.</summary>
+    LeastRequests,
+
+    /// <summary>Each request compares two available destinations drawn at random and goes to the one with fewer requests in flight per unit of weight.</summary>
+    PowerOfTwoChoices,
+
+    /// <summary>Each request goes to the next destination of a smooth weighted round robin (as nginx's): weight 3 gets 3 turns in 4 against weight 1, interleaved.</summary>
+    WeightedRoundRobin,
+}

@@ -1,0 +1,141 @@
+using LLRP.Configuration;
+
+namespace LLRP.Upstream.Destinations;
+
+/// <summary>
+/// Chooses the destination of a client connection (<see cref="BalancingPolicy.RoundRobinPerConnection"/>) or of each
+/// request (the other policies), among the available destinations of the current set that the request has not tried.
+/// Weights count in <see cref="BalancingPolicy.WeightedRoundRobin"/> and as the divisor of the requests in flight in
+/// <see cref="BalancingPolicy.LeastRequests"/> and <see cref="BalancingPolicy.PowerOfTwoChoices"/>.
+/// </summary>
+internal sealed class LoadBalancer(DestinationRegistry registry, BalancingPolicy policy)
+{
+    private readonly Lock _weighted = new();
+    private uint _next;
+
+    /// <summary>The destination for the next batch, or null when none is available.</summary>
+    /// <param name="kept">The client connection's destination, kept while it is available under the per-connection policy.</param>
+    /// <param name="tried">The destinations this batch already failed on, one bit per <see cref="Destination.Index"/>.</param>
+    /// <param name="now"><see cref="Environment.TickCount64"/>.</param>
+    public Destination? Pick(Destination? kept, ulong tried, long now)
+    {
+        var all = registry.Current;
+        if (policy == BalancingPolicy.RoundRobinPerConnection
+            && kept is not null
+            && kept.Index < all.Length
+            && ReferenceEquals(all[kept.Index], kept)
+            && IsCandidate(kept, tried, now))
+        {
+            return kept;
+        }
+
+        return policy switch
+        {
+            BalancingPolicy.LeastRequests => LeastRequests(all, tried, now),
+            BalancingPolicy.PowerOfTwoChoices => PowerOfTwoChoices(all, tried, now),
+            BalancingPolicy.WeightedRoundRobin => WeightedRoundRobin(all, tried, now),
+            _ => RoundRobin(all, tried, now),
+        };
+    }
+
+    private Destination? RoundRobin(Destination[] all, ulong tried, long now)
+    {
+        var start = Interlocked.Increment(ref _next) - 1;
+        for (var i = 0; i < all.Length; i++)
+        {
+            var destination = all[(int)((start + (uint)i) % (uint)all.Length)];
+            if (IsCandidate(destination, tried, now))
+            {
+                return destination;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>The fewest requests in flight per unit of weight; the scan starts one further each time, so ties rotate.</summary>
+    private Destination? LeastRequests(Destination[] all, ulong tried, long now)
+    {
+        var start = Interlocked.Increment(ref _next) - 1;
+        Destination? best = null;
+        for (var i = 0; i < all.Length; i++)
+        {
+            var destination = all[(int)((start + (uint)i) % (uint)all.Length)];
+            if (IsCandidate(destination, tried, now) && (best is null || IsLessLoaded(destination, best)))
+            {
+                best = destination;
+            }
+        }
+
+        return best;
+    }
+
+    private static Destination? PowerOfTwoChoices(Destination[] all, ulong tried, long now)
+    {
+        Span<int> candidates = stackalloc int[all.Length];
+        var count = 0;
+        for (var i = 0; i < all.Length; i++)
+        {
+            if (IsCandidate(all[i], tried, now))
+            {
+                candidates[count++] = i;
+            }
+        }
+
+        if (count <= 1)
+        {
+            return count == 0 ? null : all[candidates[0]];
+        }
+
+        var first = Random.Shared.Next(count);
+        var second = Random.Shared.Next(count - 1);
+        if (second >= first)
+        {
+            second++;
+        }
+
+        var (a, b) = (all[candidates[first]], all[candidates[second]]);
+        return IsLessLoaded(b, a) ? b : a;
+    }
+
+    /// <summary>
+    /// Smooth weighted round robin: each candidate's running weight grows by its weight, the largest is chosen and loses
+    /// the sum of the weights, so a weight-3 and a weight-1 destination go A A B A, A A B A, ….
+    /// </summary>
+    private Destination? WeightedRoundRobin(Destination[] all, ulong tried, long now)
+    {
+        lock (_weighted)
+        {
+            Destination? best = null;
+            var total = 0;
+            foreach (var destination in all)
+            {
+                if (!IsCandidate(destination, tried, now))
+                {
+                    continue;
+                }
+
+                destination.CurrentWeight += destination.Weight;
+                total += destination.Weight;
+                if (best is null || destination.CurrentWeight > best.CurrentWeight)
+                {
+                    best = destination;
+                }
+            }
+
+            if (best is not null)
+            {
+                best.CurrentWeight -= total;
+            }
+
+            return best;
+        }
+    }
+
+    /// <summary>a's requests in flight per unit of weight are fewer than b's (compared without division).</summary>
+    private static bool IsLessLoaded(Destination a, Destination b)
+        => (long)a.ActiveRequests * b.Weight < (long)b.ActiveRequests * a.Weight;
+
+    private static bool IsCandidate(Destination destination, ulong tried, long now)
+        => (tried & (1UL << destination.Index)) == 0 && destination.IsAvailable(now);
+}
