@@ -269,7 +269,7 @@ internal sealed class ClientSession : ITrackedConnection
             if (streams)
             {
                 Consume(buffer, offset, offset);
-                var streamed = await ForwardAsync(_body);
+                var streamed = Reported(await _forwarder.ForwardAsync(_body));
                 _services.Metrics.BytesReceived(_body.BytesConsumed);
                 return new BatchResult(Complete(streamed, startTimestamp, _body), HeadPending: false);
             }
@@ -283,7 +283,13 @@ internal sealed class ClientSession : ITrackedConnection
 
             if (count > 0)
             {
-                close = Complete(await ForwardBufferedAsync(buffer, count, idempotent), startTimestamp, body: null);
+                var result = Reported(await _forwarder.ForwardAsync(body: null));
+                if (IsUnanswered(result, idempotent))
+                {
+                    result = await RetryBufferedAsync(buffer, count, idempotent, result);
+                }
+
+                close = Complete(result, startTimestamp, body: null);
             }
         }
         finally
@@ -320,15 +326,14 @@ internal sealed class ClientSession : ITrackedConnection
     }
 
     /// <summary>
-    /// Forwards a batch whose requests and bodies are all in <paramref name="buffer"/>; when nothing of it was answered
-    /// because the connect failed or the connection closed before any response byte, and every request of it is
-    /// idempotent (RFC 9110 §9.2.2), the batch is parsed again from the buffer and sent to another destination.
+    /// Sends again, to another destination, a batch whose requests and bodies are all in <paramref name="buffer"/> and
+    /// that <paramref name="result"/> left unanswered (<see cref="IsUnanswered"/>): parsed again from the buffer, while
+    /// retries remain.
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<ForwardResult> ForwardBufferedAsync(ReadOnlySequence<byte> buffer, int count, bool idempotent)
+    private async ValueTask<ForwardResult> RetryBufferedAsync(ReadOnlySequence<byte> buffer, int count, bool idempotent, ForwardResult result)
     {
-        var result = await ForwardAsync(body: null);
-        while (result.Completed == 0 && !result.Started && CanRetry(result.Error, idempotent))
+        do
         {
             var error = await RetryElsewhereAsync(result.Error);
             while (error != ForwarderError.None && CanRetry(error, idempotent))
@@ -342,17 +347,20 @@ internal sealed class ClientSession : ITrackedConnection
             }
 
             AddAgain(buffer, count);
-            result = await ForwardAsync(body: null);
+            result = Reported(await _forwarder.ForwardAsync(body: null));
         }
+        while (IsUnanswered(result, idempotent));
 
         return result;
     }
 
-    /// <summary>Forwards the batch and reports its outcome to the destination's health.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
+    /// <summary>Nothing of the batch was answered because the connect failed or the connection closed first, and it may go elsewhere.</summary>
+    private bool IsUnanswered(in ForwardResult result, bool idempotent)
+        => result.Completed == 0 && !result.Started && CanRetry(result.Error, idempotent);
+
+    /// <summary>Reports a forwarded batch's outcome to its destination's health, and returns it.</summary>
+    private ForwardResult Reported(in ForwardResult result)
     {
-        var result = await _forwarder.ForwardAsync(body);
         ReportOutcome(result.Error, result.Completed);
         return result;
     }
@@ -458,7 +466,7 @@ internal sealed class ClientSession : ITrackedConnection
     /// </summary>
     private async ValueTask<bool> ForwardUpgradeAsync(long startTimestamp)
     {
-        var result = await ForwardAsync(body: null);
+        var result = Reported(await _forwarder.ForwardAsync(body: null));
         var close = Complete(result, startTimestamp, body: null);
         if (result.Tunnel is not { } tunnel)
         {
