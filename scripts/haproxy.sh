@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs HAProxy (Debian package) in the foreground as a reverse proxy in front of one origin, configured
+# Runs HAProxy (Debian package) in the foreground as a reverse proxy in front of one origin or several, configured
 # like DESIGN.md's benchmark method: nbthread 1, mode http, http-reuse safe, option forwardfor, no logging.
+# --downstream takes a comma-separated list of origins, each a server of one backend balanced by --balance (HAProxy's
+# algorithm: roundrobin, the default, leastconn, random, ...; checked by haproxy -c).
 # WebSocket upgrades are tunnelled by mode http itself; a tunnel stays open while idle for timeout tunnel.
 # --scheme https terminates TLS on the listen address (ALPN http/1.1), --downstream-scheme https speaks TLS to the
 # origin (SNI localhost, no verification: the origin's certificate is self-signed). The certificate is --tls-cert's
@@ -10,7 +12,8 @@
 # the hard open-file limit, capped at 65536 (two descriptors per proxied connection), so thousands of idle clients
 # fit: HAProxy raises its own soft limit to what maxconn needs and refuses to start when the hard limit is lower.
 #
-# usage: scripts/haproxy.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081 --dir DIR [--threads N]
+# usage: scripts/haproxy.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081[,127.0.0.1:8082...] --dir DIR
+#                           [--threads N] [--balance roundrobin|leastconn|...]
 #                           [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR]
 set -euo pipefail
 
@@ -19,6 +22,7 @@ listen=127.0.0.1:8080
 downstream=127.0.0.1:8081
 dir=haproxy
 threads=1
+balance=roundrobin
 scheme=http
 downstream_scheme=http
 tls_cert=""
@@ -28,6 +32,7 @@ while [[ $# -gt 0 ]]; do
     --downstream) downstream="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
+    --balance) balance="$2"; shift 2 ;;
     --scheme) scheme="$2"; shift 2 ;;
     --downstream-scheme) downstream_scheme="$2"; shift 2 ;;
     --tls-cert) tls_cert="$2"; shift 2 ;;
@@ -50,6 +55,12 @@ server_tls=""
 nofile="$(ulimit -Hn)"
 [[ $nofile == unlimited || $nofile -gt 65536 ]] && nofile=65536
 maxconn=$(((nofile - 100) / 2))
+IFS=, read -r -a servers <<< "$downstream"
+[[ ${#servers[@]} -gt 0 ]] || { echo "haproxy.sh: --downstream names no origin" >&2; exit 2; }
+server_lines=""
+for i in "${!servers[@]}"; do
+  server_lines+="    server origin$((i + 1)) ${servers[i]}$server_tls"$'\n'
+done
 config="$dir/haproxy.cfg"
 cat > "$config" <<CONFIG
 global
@@ -71,7 +82,8 @@ frontend proxy
     default_backend origin
 
 backend origin
-    server origin1 $downstream$server_tls
+    balance $balance
+$server_lines
 CONFIG
 
 haproxy -c -q -f "$config"

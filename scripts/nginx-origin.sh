@@ -12,6 +12,8 @@
 #   POST /sink   200 with the body "ok\n"; nginx reads and discards the request body itself. It does not count
 #                or hash the body as the bundled origin does, and a `return` may answer before a large upload has
 #                arrived: large bodies stay on the bundled origin.
+#   GET /stub_status  nginx's stub_status: its "requests" figure counts every request received, this one included,
+#                as the bundled origin's /requests does (the benchmark reads how many requests each origin served).
 # With --tls-listen ADDR the same server also listens on ADDR with TLS (session cache on), for the https shapes' origin
 # leg; its certificate is --tls-cert's DIR/cert.pem and DIR/key.pem, generated there by scripts/tls-cert.sh when
 # missing (default DIR: --dir's tls folder).
@@ -110,6 +112,10 @@ $tls_server
 
         location = /sink {
             return 200 "ok\n";
+        }
+
+        location = /stub_status {
+            stub_status;
         }
 
         location / {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs nginx (Debian package) in the foreground as a reverse proxy in front of one origin, configured like
+# Runs nginx (Debian package) in the foreground as a reverse proxy in front of one origin or several, configured like
 # DESIGN.md's benchmark method: worker_processes 1, upstream keepalive 64, proxy_http_version 1.1,
 # Connection "" upstream, X-Forwarded-For, access_log off. Bodies stream both ways (no request buffering,
 # no temp files) and keep-alive connections are not recycled every 1000 requests (nginx's default), so a
@@ -12,8 +12,12 @@
 # accepts connections, "nginx is ready: <listen> accepts connections" is printed (crank's readyStateText).
 # Connections per worker (client and upstream ones together) follow the hard open-file limit, at most 65536, so
 # thousands of idle clients fit.
+# --downstream takes a comma-separated list of origins, the servers of the one upstream, balanced by --balance:
+# round_robin (nginx's default), least_conn, or random_two_least_conn (random two least_conn: two chances, the one
+# with fewer active connections).
 #
-# usage: scripts/nginx.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081 --dir DIR [--workers N]
+# usage: scripts/nginx.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081[,127.0.0.1:8082...] --dir DIR
+#                         [--workers N] [--balance round_robin|least_conn|random_two_least_conn]
 #                         [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR]
 set -euo pipefail
 
@@ -22,6 +26,7 @@ listen=127.0.0.1:8080
 downstream=127.0.0.1:8081
 dir=nginx
 workers=1
+balance=round_robin
 scheme=http
 downstream_scheme=http
 tls_cert=""
@@ -31,6 +36,7 @@ while [[ $# -gt 0 ]]; do
     --downstream) downstream="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --workers) workers="$2"; shift 2 ;;
+    --balance) balance="$2"; shift 2 ;;
     --scheme) scheme="$2"; shift 2 ;;
     --downstream-scheme) downstream_scheme="$2"; shift 2 ;;
     --tls-cert) tls_cert="$2"; shift 2 ;;
@@ -41,6 +47,19 @@ done
 nginx_require nginx.sh
 for value in "$scheme" "$downstream_scheme"; do
   [[ $value == http || $value == https ]] || { echo "nginx.sh: scheme '$value' is not http or https" >&2; exit 2; }
+done
+# The balancing method goes before keepalive in the upstream block, as nginx requires.
+case "$balance" in
+  round_robin) balance_line="" ;;
+  least_conn) balance_line="        least_conn;"$'\n' ;;
+  random_two_least_conn) balance_line="        random two least_conn;"$'\n' ;;
+  *) echo "nginx.sh: --balance '$balance' is not round_robin, least_conn or random_two_least_conn" >&2; exit 2 ;;
+esac
+IFS=, read -r -a servers <<< "$downstream"
+[[ ${#servers[@]} -gt 0 ]] || { echo "nginx.sh: --downstream names no origin" >&2; exit 2; }
+server_lines=""
+for server in "${servers[@]}"; do
+  server_lines+="        server $server;"$'\n'
 done
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
@@ -62,8 +81,7 @@ nginx_temp_paths "$dir"
 cat <<CONFIG
 
     upstream origin {
-        server $downstream;
-        keepalive 64;
+$balance_line$server_lines        keepalive 64;
         keepalive_requests 1000000;
     }
 

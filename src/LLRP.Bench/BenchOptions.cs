@@ -16,8 +16,15 @@ public sealed record BenchOptions
           --only a,b,...       contenders to run (names below), always in catalog order
           --shapes a,b,...     load shapes to run (names below): http on both legs (get-10b-c32, …), TLS from the client
                                (https-http-get-1kb-c32, …) or on both legs (https-https-…; the run's self-signed
-                               certificate is made by scripts/tls-cert.sh), and a WebSocket echo of 64 KiB messages
-                               (ws-64kib-c32, always through the bundled origin); default: all
+                               certificate is made by scripts/tls-cert.sh), a WebSocket echo of 64 KiB messages
+                               (ws-64kib-c32, always through the bundled origin); default: all of these. Only when
+                               named: balance-slow-c64, GET 10 B with 64 connections through a contender balancing
+                               over three origins, two fast (the shapes' origin and another of its kind) and the
+                               bundled origin delaying every response 20 ms; the table adds the contender's policy and
+                               the share of requests each origin received. Run by LLRP, HAProxy and nginx (not direct
+                               or the baseline apps, which take one origin) and by their balancing variants
+                               (llrp-raw-pooled-roundrobin, -leastrequests, -p2c, llrp-yarp-leastrequests,
+                               haproxy-leastconn, nginx-leastconn, nginx-p2c), which run nothing else
           --unpinned           do not pin the proxy to core 0 and origin + load to core 1
           --no-large-bodies    skip the 1 GiB download and upload
           --origin nginx|bundled

@@ -10,7 +10,8 @@ if (args is ["--help"] or ["-h"])
 {
     Console.WriteLine(BenchOptions.Usage);
     Console.WriteLine($"contenders: {string.Join(", ", ContenderCatalog.Create(BenchOptions.Parse([]), 8080).Select(c => c.Name))}");
-    Console.WriteLine($"shapes: {string.Join(", ", LoadShapes.All.Select(s => s.Name))}");
+    Console.WriteLine($"shapes: {string.Join(", ", LoadShapes.Default.Select(s => s.Name))}");
+    Console.WriteLine($"shapes run only when named: {string.Join(", ", LoadShapes.All.Except(LoadShapes.Default).Select(s => s.Name))}");
     return 0;
 }
 

@@ -10,6 +10,7 @@ namespace LLRP.Downstream;
 /// path (see <see cref="RequestDispatcher"/>). Configuration comes from the command line and
 /// environment variables; with no urls or ports configured it listens on <see cref="DefaultUrls"/>. An <c>https</c> url takes
 /// Kestrel's certificate settings, e.g. <c>--Kestrel:Certificates:Default:Path=origin.pfx --Kestrel:Certificates:Default:Password=…</c>.
+/// <c>--delayMs=N</c> delays every response by N ms (<see cref="ResponseDelaySetting"/>).
 /// </summary>
 public static class DownstreamHost
 {
@@ -18,9 +19,11 @@ public static class DownstreamHost
 
     /// <summary>Builds (does not start) the origin.</summary>
     /// <param name="args">Command-line style arguments, e.g. <c>--urls=http://127.0.0.1:0</c>.</param>
+    /// <exception cref="ArgumentException"><c>delayMs</c> is not an integer in range.</exception>
     public static WebApplication Build(string[] args)
     {
         var builder = WebApplication.CreateSlimBuilder(args);
+        var dispatcher = new RequestDispatcher(ResponseDelaySetting.Read(builder.Configuration));
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.WebHost.UseSockets();
         builder.WebHost.UseKestrelHttpsConfiguration();
@@ -40,7 +43,7 @@ public static class DownstreamHost
 
         var app = builder.Build();
         app.UseWebSockets();
-        app.Run(RequestDispatcher.HandleAsync);
+        app.Run(dispatcher.HandleAsync);
         return app;
     }
 

@@ -2,10 +2,34 @@ using Microsoft.AspNetCore.Http;
 
 namespace LLRP.Downstream;
 
-/// <summary>The origin's terminal middleware: an exact, case-sensitive match on the path picks the endpoint.</summary>
-internal static class RequestDispatcher
+/// <summary>
+/// The origin's terminal middleware: counts every request it receives (<see cref="RequestCountEndpoint"/> answers the
+/// count at once), waits <paramref name="delay"/> (<see cref="ResponseDelaySetting"/>), then an exact, case-sensitive
+/// match on the path picks the endpoint.
+/// </summary>
+/// <param name="delay">Waited before every endpoint but <see cref="RequestCountEndpoint"/>; zero for none.</param>
+internal sealed class RequestDispatcher(TimeSpan delay)
 {
-    public static Task HandleAsync(HttpContext context) => context.Request.Path.Value switch
+    private long _received;
+
+    public Task HandleAsync(HttpContext context)
+    {
+        var received = Interlocked.Increment(ref _received);
+        if (context.Request.Path.Value == RequestCountEndpoint.Path)
+        {
+            return RequestCountEndpoint.Write(context.Response, received);
+        }
+
+        return delay == TimeSpan.Zero ? DispatchAsync(context) : DispatchDelayedAsync(context);
+    }
+
+    private async Task DispatchDelayedAsync(HttpContext context)
+    {
+        await Task.Delay(delay);
+        await DispatchAsync(context);
+    }
+
+    private static Task DispatchAsync(HttpContext context) => context.Request.Path.Value switch
     {
         "/echo" => EchoEndpoint.HandleAsync(context),
         "/headers" => HeadersEndpoint.HandleAsync(context),

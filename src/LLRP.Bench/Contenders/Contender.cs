@@ -5,13 +5,16 @@ namespace LLRP.Bench.Contenders;
 /// <summary>One thing put in front of the origin (or nothing, for <see cref="ContenderKind.Direct"/>).</summary>
 public sealed record Contender
 {
-    /// <summary>Stands for the origin's address (<c>127.0.0.1:port</c>) in <see cref="Arguments"/>: one catalog serves every origin.</summary>
+    /// <summary>Stands for the origins in <see cref="Arguments"/>: each as <see cref="OriginTemplate"/>, joined by <see cref="OriginSeparator"/>.</summary>
+    public const string OriginsToken = "{origins}";
+
+    /// <summary>Stands for one origin's address (<c>127.0.0.1:port</c>) in <see cref="OriginTemplate"/>: one catalog serves every origin.</summary>
     public const string OriginToken = "{origin}";
 
     /// <summary>Stands for the client leg's scheme (<c>http</c> or <c>https</c>) in <see cref="Arguments"/>.</summary>
     public const string SchemeToken = "{scheme}";
 
-    /// <summary>Stands for the origin leg's scheme in <see cref="Arguments"/>.</summary>
+    /// <summary>Stands for the origin leg's scheme in <see cref="Arguments"/> and <see cref="OriginTemplate"/>.</summary>
     public const string OriginSchemeToken = "{originScheme}";
 
     public required string Name { get; init; }
@@ -23,8 +26,20 @@ public sealed record Contender
     /// <summary>The program to start; empty for <see cref="ContenderKind.Direct"/>.</summary>
     public string FileName { get; init; } = "";
 
-    /// <summary>The program's arguments, with <see cref="OriginToken"/>, <see cref="SchemeToken"/> and <see cref="OriginSchemeToken"/>.</summary>
+    /// <summary>The program's arguments, with <see cref="OriginsToken"/>, <see cref="SchemeToken"/> and <see cref="OriginSchemeToken"/>.</summary>
     public IReadOnlyList<string> Arguments { get; init; } = [];
+
+    /// <summary>One origin as the program takes it, e.g. <c>{originScheme}://{origin}</c>.</summary>
+    public string OriginTemplate { get; init; } = OriginToken;
+
+    /// <summary>Between two origins in <see cref="OriginsToken"/>'s place.</summary>
+    public string OriginSeparator { get; init; } = ",";
+
+    /// <summary>How it balances over several origins (e.g. <c>leastconn</c>); null when it takes only one.</summary>
+    public string? Balancing { get; init; }
+
+    /// <summary>True when it differs from another contender only in <see cref="Balancing"/>: it runs only the shapes with several origins.</summary>
+    public bool BalancingOnly { get; init; }
 
     /// <summary>Added when the client leg is TLS: where the certificate is.</summary>
     public IReadOnlyList<string> ClientTlsArguments { get; init; } = [];
@@ -34,15 +49,21 @@ public sealed record Contender
 
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
 
-    /// <summary>The arguments for a start in front of the origin on <paramref name="originPort"/>, over <paramref name="legs"/>.</summary>
-    public IReadOnlyList<string> ArgumentsFor(int originPort, Legs legs)
-        => [.. Arguments
+    /// <summary>True when it can run in front of several origins at once.</summary>
+    public bool TakesSeveralOrigins => Balancing is not null;
+
+    /// <summary>The arguments for a start in front of the origins on <paramref name="originPorts"/>, over <paramref name="legs"/>.</summary>
+    public IReadOnlyList<string> ArgumentsFor(IReadOnlyList<int> originPorts, Legs legs)
+    {
+        var origins = string.Join(OriginSeparator, originPorts.Select(port => OriginTemplate.Replace(OriginToken, $"127.0.0.1:{port}", StringComparison.Ordinal)));
+        return [.. Arguments
             .Concat(legs.ClientTls ? ClientTlsArguments : [])
             .Concat(legs.OriginTls ? OriginTlsArguments : [])
             .Select(argument => argument
-                .Replace(OriginToken, $"127.0.0.1:{originPort}", StringComparison.Ordinal)
+                .Replace(OriginsToken, origins, StringComparison.Ordinal)
                 .Replace(SchemeToken, legs.ClientScheme, StringComparison.Ordinal)
                 .Replace(OriginSchemeToken, legs.OriginScheme, StringComparison.Ordinal))];
+    }
 
     /// <summary>Why it cannot run at all (not built, program not installed), known before starting it.</summary>
     public string? UnavailableReason { get; init; }

@@ -37,10 +37,12 @@ public static class ContenderCatalog
     private static readonly string[] _atBaselineRef = ["llrp-raw-perclient", "llrp-raw-pooled", "llrp-httpclient", "llrp-httpclient-httpcontext"];
 
     /// <param name="options">Where the builds are and where generated configs go.</param>
-    /// <param name="proxyPort">Where the contender listens; the origin is <see cref="Contender.OriginToken"/> in the arguments.</param>
+    /// <param name="proxyPort">Where the contender listens; the origins are <see cref="Contender.OriginsToken"/> in the arguments.</param>
     /// <remarks>
-    /// With TLS on the client leg, LLRP gets <c>urls=https://…</c>, <c>tls.certificatePath</c> and <c>tls.certificatePassword</c>;
-    /// on the origin leg, <c>downstream=https://…</c> and <c>tls.downstreamInsecure=true</c>. The baseline apps get Kestrel's
+    /// LLRP, HAProxy and nginx take several origins (LLRP <c>downstream=a;b;c</c>, the scripts <c>--downstream a,b,c</c>);
+    /// their variants named after a balancing policy run only the shapes with several origins. With TLS on the client
+    /// leg, LLRP gets <c>urls=https://…</c>, <c>tls.certificatePath</c> and <c>tls.certificatePassword</c>; on the origin
+    /// leg, <c>downstream=https://…</c> and <c>tls.downstreamInsecure=true</c>. The baseline apps get Kestrel's
     /// certificate keys and <c>tls.downstreamInsecure=true</c> too; HAProxy and nginx their scripts' <c>--scheme</c>,
     /// <c>--downstream-scheme</c> and <c>--tls-cert</c>.
     /// </remarks>
@@ -53,10 +55,12 @@ public static class ContenderCatalog
             name,
             description,
             llrp,
-            [$"--urls={Contender.SchemeToken}://{listen}", $"--downstream={Contender.OriginSchemeToken}://{Contender.OriginToken}", .. arguments]) with
+            [$"--urls={Contender.SchemeToken}://{listen}", $"--downstream={Contender.OriginsToken}", .. arguments]) with
         {
             ClientTlsArguments = [$"--tls.certificatePath={certificate.PfxPath}", $"--tls.certificatePassword={TlsCertificate.Password}"],
             OriginTlsArguments = ["--tls.downstreamInsecure=true"],
+            OriginSeparator = ";",
+            Balancing = "roundRobinPerConnection (LLRP's default)",
         };
 
         Contender[] contenders =
@@ -64,16 +68,23 @@ public static class ContenderCatalog
             new Contender { Name = "direct", Description = "no proxy: wrk → origin", Kind = ContenderKind.Direct },
             Llrp("llrp-raw-perclient", "LLRP raw mode, one upstream connection per client connection", "--mode=raw", "--upstreamConnections=perClient"),
             Llrp("llrp-raw-pooled", "LLRP raw mode, pooled upstream connections", "--mode=raw", "--upstreamConnections=pooled"),
+            Balanced(Llrp("llrp-raw-pooled-roundrobin", "LLRP raw mode, pooled, a destination per request in turn", "--mode=raw", "--upstreamConnections=pooled", "--balancing=roundRobin"), "roundRobin"),
+            Balanced(Llrp("llrp-raw-pooled-leastrequests", "LLRP raw mode, pooled, the destination with the fewest requests in flight", "--mode=raw", "--upstreamConnections=pooled", "--balancing=leastRequests"), "leastRequests"),
+            Balanced(Llrp("llrp-raw-pooled-p2c", "LLRP raw mode, pooled, the less busy of two random destinations", "--mode=raw", "--upstreamConnections=pooled", "--balancing=powerOfTwoChoices"), "powerOfTwoChoices"),
             Llrp("llrp-httpclient", "LLRP HttpClient mode, one client per connection", "--mode=httpclient"),
             Llrp("llrp-httpclient-shared1", "LLRP HttpClient mode, one shared client", "--mode=httpclient", "--shareClients=true", "--shareClients.count=1"),
             Llrp("llrp-httpclient-rr4", "LLRP HttpClient mode, 4 shared clients round-robin", "--mode=httpclient", "--shareClients=true", "--shareClients.roundRobin=true", "--shareClients.count=4"),
             Llrp("llrp-httpclient-httpcontext", "LLRP light HttpContext + HttpClient mode", "--mode=httpclient-httpcontext"),
             Llrp("llrp-yarp", "LLRP light HttpContext + YARP IHttpForwarder mode", "--mode=yarp"),
+            Balanced(Llrp("llrp-yarp-leastrequests", "LLRP YARP mode, the destination with the fewest requests in flight", "--mode=yarp", "--balancing=leastRequests"), "leastRequests"),
             Baseline(options, "yarp-app", "full ASP.NET Core + YARP app", "YarpProxy", listen),
             Baseline(options, "yarp-app-tiered", "full ASP.NET Core + YARP app, tiered compilation on", "YarpProxy", listen, _tieredEnvironment),
             Baseline(options, "httpclient-proxy", "full ASP.NET Core + HttpClient proxy", "HttpClientProxy", listen),
-            Native(options, "haproxy", "HAProxy, nbthread 1, http-reuse safe", "haproxy", listen),
-            Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64", "nginx", listen),
+            Native(options, "haproxy", "HAProxy, nbthread 1, http-reuse safe", "haproxy", listen, "roundrobin (HAProxy's default)"),
+            Native(options, "haproxy-leastconn", "HAProxy as above, balance leastconn", "haproxy", listen, "leastconn", "--balance", "leastconn"),
+            Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64", "nginx", listen, "round robin (nginx's default)"),
+            Native(options, "nginx-leastconn", "nginx as above, least_conn", "nginx", listen, "least_conn", "--balance", "least_conn"),
+            Native(options, "nginx-p2c", "nginx as above, random two least_conn", "nginx", listen, "random two least_conn", "--balance", "random_two_least_conn"),
         ];
         return options.BaselineRef is { } reference ? [.. contenders, .. AtRevision(contenders, options, reference)] : contenders;
     }
@@ -91,6 +102,9 @@ public static class ContenderCatalog
         });
     }
 
+    /// <summary>A variant of a contender that differs in how it balances only, so it runs only the shapes with several origins.</summary>
+    private static Contender Balanced(Contender contender, string policy) => contender with { Balancing = policy, BalancingOnly = true };
+
     private static Contender DotNet(
         string name, string description, string dll, string[] arguments, IReadOnlyDictionary<string, string>? environment = null) => new()
     {
@@ -99,6 +113,7 @@ public static class ContenderCatalog
         Kind = ContenderKind.DotNet,
         FileName = "dotnet",
         Arguments = [dll, .. arguments],
+        OriginTemplate = $"{Contender.OriginSchemeToken}://{Contender.OriginToken}",
         Environment = environment ?? _dotNetEnvironment,
         UnavailableReason = NotBuilt(dll),
     };
@@ -124,7 +139,7 @@ public static class ContenderCatalog
 
         var assembly = Path.GetFileNameWithoutExtension(project);
         var dll = Path.Combine(options.PublishRoot, assembly, assembly + ".dll");
-        var arguments = new[] { $"--urls={Contender.SchemeToken}://{listen}", $"--downstream={Contender.OriginSchemeToken}://{Contender.OriginToken}", "--Logging:LogLevel:Default=Warning" };
+        var arguments = new[] { $"--urls={Contender.SchemeToken}://{listen}", $"--downstream={Contender.OriginsToken}", "--Logging:LogLevel:Default=Warning" };
         return DotNet(name, description, dll, arguments, environment) with
         {
             ClientTlsArguments = TlsCertificate.For(options).KestrelArguments,
@@ -132,7 +147,10 @@ public static class ContenderCatalog
         };
     }
 
-    private static Contender Native(BenchOptions options, string name, string description, string program, string listen) => new()
+    /// <param name="balancing">The algorithm its script applies over several origins, for the report.</param>
+    /// <param name="balanceArguments">Empty for the script's default algorithm; otherwise <c>--balance</c> and the value.</param>
+    private static Contender Native(
+        BenchOptions options, string name, string description, string program, string listen, string balancing, params string[] balanceArguments) => new()
     {
         Name = name,
         Description = description,
@@ -142,12 +160,15 @@ public static class ContenderCatalog
         [
             Path.Combine(options.RepositoryRoot, "scripts", program + ".sh"),
             "--listen", listen,
-            "--downstream", Contender.OriginToken,
-            "--dir", Path.Combine(options.ResultsDirectory, program),
+            "--downstream", Contender.OriginsToken,
+            "--dir", Path.Combine(options.ResultsDirectory, name),
             "--scheme", Contender.SchemeToken,
             "--downstream-scheme", Contender.OriginSchemeToken,
             "--tls-cert", TlsCertificate.For(options).Directory,
+            .. balanceArguments,
         ],
+        Balancing = balancing,
+        BalancingOnly = balanceArguments.Length > 0,
         UnavailableReason = ExecutableSearch.IsOnPath(program) ? null : $"'{program}' is not installed (apt-get install {program})",
     };
 }

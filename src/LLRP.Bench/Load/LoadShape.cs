@@ -15,14 +15,21 @@ namespace LLRP.Bench.Load;
 /// <param name="WebSocketMessageBytes">
 /// &gt; 0: a WebSocket echo (<see cref="WebSocketEchoLoad"/>) of binary messages of this size instead of wrk.
 /// </param>
+/// <param name="SlowOriginDelayMs">
+/// &gt; 0: the contender balances over several origins (<see cref="Origins.OriginPlan.Balance"/>), one of which delays
+/// every response by this many milliseconds; only contenders that take several origins run it.
+/// </param>
 public sealed record LoadShape(
-    string Name, string Title, string Path, int Connections, int RequestBodyBytes, Legs Legs = default, int WebSocketMessageBytes = 0)
+    string Name, string Title, string Path, int Connections, int RequestBodyBytes, Legs Legs = default, int WebSocketMessageBytes = 0,
+    int SlowOriginDelayMs = 0)
 {
     private const string SizeQuery = "/?s=";
 
     public bool IsPost => RequestBodyBytes > 0;
 
     public bool IsWebSocket => WebSocketMessageBytes > 0;
+
+    public bool IsBalance => SlowOriginDelayMs > 0;
 
     /// <summary>The body size the request asks the origin for (<c>/?s=N</c>); null when it asks for none.</summary>
     public int? ResponseSize => Path.StartsWith(SizeQuery, StringComparison.Ordinal)

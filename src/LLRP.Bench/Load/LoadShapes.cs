@@ -3,14 +3,26 @@ namespace LLRP.Bench.Load;
 /// <summary>
 /// The shapes of DESIGN.md's benchmark method: GET 10 B, 1 KB, 100 KB and POST 1 KB, at 32, 128 and 256 connections, over
 /// http; GET 1 KB, 100 KB and POST 1 KB at 32 connections with TLS from the client (<c>https-http-*</c>) and on both legs
-/// (<c>https-https-*</c>); and a WebSocket echo of 64 KiB messages on 32 connections (<c>ws-64kib-c32</c>).
+/// (<c>https-https-*</c>); a WebSocket echo of 64 KiB messages on 32 connections (<c>ws-64kib-c32</c>); and, only when
+/// named, GET 10 B balanced over two fast origins and one that delays every response 20 ms (<c>balance-slow-c64</c>).
 /// </summary>
 public static class LoadShapes
 {
     public static readonly LoadShape WebSocketEcho = new(
         "ws-64kib-c32", "WebSocket echo, 64 KiB binary messages, 32 connections", "/ws", 32, 0, WebSocketMessageBytes: 64 * 1024);
 
-    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create), .. WithTls(), WebSocketEcho];
+    /// <summary>
+    /// The balancing policies against one slow destination: each request that goes to the slow origin waits 20 ms, so a
+    /// policy that counts requests in flight sends it fewer. 64 connections, so that in-flight counts differ.
+    /// </summary>
+    public static readonly LoadShape BalanceSlow = new(
+        "balance-slow-c64", "GET 10 B over three origins, one delaying every response 20 ms, 64 connections", "/?s=10", 64, 0, SlowOriginDelayMs: 20);
+
+    /// <summary>What <c>--shapes</c> accepts.</summary>
+    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create), .. WithTls(), WebSocketEcho, BalanceSlow];
+
+    /// <summary>What runs without <c>--shapes</c>: all but the balancing shape, which needs origins and contenders of its own.</summary>
+    public static readonly IReadOnlyList<LoadShape> Default = [.. All.Where(shape => !shape.IsBalance)];
 
     /// <summary>The single shape of a quick run.</summary>
     public static readonly LoadShape Quick = All[0];

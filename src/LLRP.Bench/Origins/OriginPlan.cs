@@ -9,7 +9,9 @@ namespace LLRP.Bench.Origins;
 /// echo always go to the bundled origin: its /sink counts and hashes the upload, while nginx's <c>return</c> answers before
 /// a large upload has arrived, which a proxy must treat as an early response; and nginx cannot echo WebSocket messages.
 /// With nginx for the shapes and the bundled origin needed too, two origins run, and every contender is started once per
-/// origin (and per pair of schemes) in each round.
+/// origin (and per pair of schemes) in each round. A balancing shape (<see cref="LoadShape.IsBalance"/>) goes to
+/// <see cref="Balance"/>: the shapes' origin, a second origin of the same kind, and the bundled origin delaying every
+/// response (nginx cannot wait before it answers).
 /// </summary>
 public sealed record OriginPlan
 {
@@ -23,16 +25,32 @@ public sealed record OriginPlan
     /// <summary>The bundled origin's port for the 1 GiB bodies and the WebSocket echo; null when neither runs.</summary>
     public required int? BundledPort { get; init; }
 
+    /// <summary>The origins of the balancing shapes, fast ones first, the shapes' origin the first of them; empty when none is selected.</summary>
+    public IReadOnlyList<OriginProcess> Balance { get; init; } = [];
+
     /// <summary>Why the shapes do not use the nginx origin although it was not ruled out by the options; null otherwise.</summary>
     public string? FallbackNote { get; init; }
 
     /// <summary>True when the bundled origin is a process of its own, beside an nginx origin for the shapes.</summary>
     public bool HasSeparateBundledOrigin => BundledPort is { } port && port != ShapesPort;
 
-    /// <summary>Every origin to start, each once: its kind, plain port, and TLS port if any.</summary>
-    public IEnumerable<(OriginKind Kind, int Port, int? TlsPort)> Origins => HasSeparateBundledOrigin
-        ? [(ShapesOrigin, ShapesPort, ShapesTlsPort), (OriginKind.Bundled, BundledPort!.Value, null)]
-        : [(ShapesOrigin, ShapesPort, ShapesTlsPort)];
+    /// <summary>Every origin to start, each once.</summary>
+    public IEnumerable<OriginProcess> Origins
+    {
+        get
+        {
+            yield return new OriginProcess(NameOf(ShapesOrigin), "the shapes'", ShapesOrigin, ShapesPort, ShapesTlsPort);
+            if (HasSeparateBundledOrigin)
+            {
+                yield return new OriginProcess(NameOf(OriginKind.Bundled), "the bundled", OriginKind.Bundled, BundledPort!.Value);
+            }
+
+            foreach (var origin in Balance.Skip(1))
+            {
+                yield return origin;
+            }
+        }
+    }
 
     /// <summary>Picks the shapes' origin (nginx when asked for, or by default when installed) and free ports for what <paramref name="shapes"/> need.</summary>
     /// <exception cref="InvalidOperationException">nginx was asked for and is not installed.</exception>
@@ -50,12 +68,26 @@ public sealed record OriginPlan
         int? bundledPort = !options.LargeBodies && !shapes.Any(s => s.IsWebSocket) ? null
             : kind == OriginKind.Bundled ? shapesPort
             : LoopbackPorts.FirstFree(Math.Max(shapesPort, tlsPort ?? 0) + 1, proxyPort);
+        List<OriginProcess> balance = [];
+        if (shapes.FirstOrDefault(s => s.IsBalance) is { } balanced)
+        {
+            var secondPort = LoopbackPorts.FirstFree(Math.Max(shapesPort, Math.Max(tlsPort ?? 0, bundledPort ?? 0)) + 1, proxyPort);
+            var slowPort = LoopbackPorts.FirstFree(secondPort + 1, proxyPort);
+            balance =
+            [
+                new OriginProcess(NameOf(kind), "fast 1", kind, shapesPort),
+                new OriginProcess(NameOf(kind) + "-fast2", "fast 2", kind, secondPort),
+                new OriginProcess("origin-bundled-slow", "slow", OriginKind.Bundled, slowPort, DelayMs: balanced.SlowOriginDelayMs),
+            ];
+        }
+
         return new OriginPlan
         {
             ShapesOrigin = kind,
             ShapesPort = shapesPort,
             ShapesTlsPort = tlsPort,
             BundledPort = bundledPort,
+            Balance = balance,
             FallbackNote = options.Origin is null && !nginxInstalled
                 ? "nginx is not installed, so the bundled Kestrel origin served the shapes: it tops out near 31k requests/s on one core here and may be the ceiling of the fastest contenders (apt-get install nginx)"
                 : null,
@@ -73,12 +105,18 @@ public sealed record OriginPlan
             shapes += $", with TLS on 127.0.0.1:{tls} (self-signed certificate from scripts/tls-cert.sh)";
         }
 
-        return BundledPort switch
+        var described = BundledPort switch
         {
             null => shapes,
             var port when port == ShapesPort => shapes + "; the 1 GiB bodies and the WebSocket echo: the same origin",
             var port => shapes + $"; the 1 GiB bodies and the WebSocket echo: the bundled Kestrel origin (its /sink counts the upload, /ws echoes) on 127.0.0.1:{port}; "
                 + "each contender is started once per origin and pair of schemes in each round",
         };
+        return Balance.Count == 0
+            ? described
+            : described + "; the balancing shapes: " + string.Join(", ", Balance.Select(o => $"{o.Label} = {o.Describe()}"))
+                + " (the first is the shapes' origin), each contender started once more in front of all three";
     }
+
+    private static string NameOf(OriginKind kind) => kind == OriginKind.Nginx ? "origin-nginx" : "origin-bundled";
 }

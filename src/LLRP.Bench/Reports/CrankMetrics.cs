@@ -6,7 +6,8 @@ namespace LLRP.Bench.Reports;
 /// <summary>
 /// A contender's figures as crank results. Per shape, crank's wrk names (<c>wrk/rps/mean</c>, <c>wrk/requests</c>,
 /// <c>wrk/latency/mean|50|75|90|99|max</c> in ms, <c>wrk/errors/badresponses|socketerrors</c>) and the proxy's
-/// (<c>proxy/cpu/us-per-request</c>, <c>proxy/memory/peak-rss</c> in MB, <c>proxy/gc/bytes-per-request</c>);
+/// (<c>proxy/cpu/us-per-request</c>, <c>proxy/memory/peak-rss</c> in MB, <c>proxy/gc/bytes-per-request</c>), and for a
+/// balancing shape what each origin received (<c>origins/fast-1/requests</c>, …);
 /// for a WebSocket echo shape <c>ws/messages-per-second</c>, <c>ws/messages</c>, <c>ws/throughput</c> (MB/s each way),
 /// <c>ws/latency/mean|50|99|max</c> (ms), <c>ws/errors</c> and the proxy's <c>proxy/cpu/us-per-message</c>,
 /// <c>proxy/memory/peak-rss</c>, <c>proxy/gc/bytes-per-message</c>; then <c>large/download|upload/throughput</c> (MB/s), <c>.../peak-rss</c> (MB) and <c>.../cpu</c> (s); then
@@ -35,6 +36,13 @@ public static class CrankMetrics
             series.Add("proxy/cpu/us-per-request", "Proxy CPU per request (µs)", "n2", false, s => Round(s.CpuMicrosecondsPerRequest, 3));
             series.Add("proxy/memory/peak-rss", "Proxy peak RSS (MB)", "n0", false, s => Round(s.PeakResidentBytes / 1e6, 1));
             series.Add("proxy/gc/bytes-per-request", "Allocated per request (B)", "n0", false, s => Round(s.AllocatedBytesPerRequest, 1));
+            var origins = shape.IsBalance ? run.Origins.Balance : [];
+            for (var i = 0; i < origins.Count; i++)
+            {
+                var index = i;
+                var label = origins[index].Label;
+                series.Add($"origins/{label.Replace(' ', '-')}/requests", $"Requests received by the {label} origin", "n0", true, s => s.OriginRequests?[index]);
+            }
         }
 
         foreach (var shape in run.Shapes.Where(s => s.IsWebSocket))

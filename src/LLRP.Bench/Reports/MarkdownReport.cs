@@ -89,8 +89,10 @@ public static class MarkdownReport
             return;
         }
 
-        text.Append(CultureInfo.InvariantCulture, $"| contender | rps median (min–max) | ×direct | ×baseline ({baseline ?? "none"}) | latency mean / p50 / p99 / max | bad | CPU µs/req | peak RSS MB | alloc B/req |\n");
-        text.Append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        text.Append(CultureInfo.InvariantCulture, $"| contender | rps median (min–max) | ×direct | ×baseline ({baseline ?? "none"}) | latency mean / p50 / p99 / max | bad | CPU µs/req | peak RSS MB | alloc B/req |");
+        text.Append(shape.IsBalance ? BalanceColumns.Header(run) + "\n" : "\n");
+        text.Append("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        text.Append(shape.IsBalance ? BalanceColumns.Alignment + "\n" : "\n");
         var direct = Rps(samples, "direct");
         var reference = baseline is null ? null : Rps(samples, baseline);
         foreach (var contender in run.Measured)
@@ -112,7 +114,13 @@ public static class MarkdownReport
             text.Append(CultureInfo.InvariantCulture, $"| {own.Sum(s => s.Wrk.BadResponses)} ");
             text.Append(CultureInfo.InvariantCulture, $"| {(cpu is { } c ? $"{Units.Decimal(c.Median, 1)} ({Units.Decimal(c.Min, 1)}–{Units.Decimal(c.Max, 1)})" : "—")} ");
             text.Append(CultureInfo.InvariantCulture, $"| {(peak is { } p ? Units.Megabytes(p) : "—")} ");
-            text.Append(CultureInfo.InvariantCulture, $"| {(allocation is { } a ? Units.Count(a.Median) : contender.Kind == ContenderKind.DotNet ? "n/a" : "—")} |\n");
+            text.Append(CultureInfo.InvariantCulture, $"| {(allocation is { } a ? Units.Count(a.Median) : contender.Kind == ContenderKind.DotNet ? "n/a" : "—")} |");
+            text.Append(shape.IsBalance ? BalanceColumns.Cells(contender, own) + "\n" : "\n");
+        }
+
+        if (shape.IsBalance)
+        {
+            text.Append(BalanceColumns.Legend(run));
         }
 
         WriteNotMeasured(text, run, shape);

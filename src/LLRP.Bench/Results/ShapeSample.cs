@@ -6,6 +6,10 @@ namespace LLRP.Bench.Results;
 /// <param name="CpuMicrosecondsPerRequest">Proxy user + system CPU over the window ÷ requests; null for direct.</param>
 /// <param name="PeakResidentBytes">Peak RSS of the proxy's processes during the window; null for direct.</param>
 /// <param name="AllocatedBytesPerRequest">Managed allocation rate ÷ requests/s; null unless a .NET contender.</param>
+/// <param name="OriginRequests">
+/// For a balancing shape, the requests each origin of <see cref="Origins.OriginPlan.Balance"/> received during the window,
+/// in its order; null otherwise, or when a count could not be read.
+/// </param>
 public sealed record ShapeSample(
     string Contender,
     LoadShape Shape,
@@ -14,4 +18,5 @@ public sealed record ShapeSample(
     WrkResult Wrk,
     double? CpuMicrosecondsPerRequest,
     long? PeakResidentBytes,
-    double? AllocatedBytesPerRequest);
+    double? AllocatedBytesPerRequest,
+    IReadOnlyList<long>? OriginRequests = null);

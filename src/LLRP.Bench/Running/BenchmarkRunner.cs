@@ -31,8 +31,16 @@ public static class BenchmarkRunner
         Directory.CreateDirectory(options.ResultsDirectory);
         ChildProcessRegistry.UsePidFile(Path.Combine(options.ResultsDirectory, "children.pids"));
         var proxyPort = LoopbackPorts.FirstFree(options.ProxyPort);
+        var shapes = options.Shapes is null && !options.Quick
+            ? [.. LoadShapes.Default]
+            : Select(LoadShapes.All, options.Shapes ?? [LoadShapes.Quick.Name], s => s.Name, "shape");
         var contenders = Select(ContenderCatalog.Create(options, proxyPort), options.Only ?? (options.Quick ? ContenderCatalog.QuickNames : null), c => c.Name, "contender");
-        var shapes = Select(LoadShapes.All, options.Shapes ?? (options.Quick ? [LoadShapes.Quick.Name] : null), s => s.Name, "shape");
+        var balancing = shapes.Any(s => s.IsBalance);
+        if (options.Only is null && !balancing)
+        {
+            contenders.RemoveAll(c => c.BalancingOnly);
+        }
+
         var origins = OriginPlan.Create(options, proxyPort, shapes);
         var certificate = TlsCertificate.For(options);
         if (shapes.Any(s => s.Legs.AnyTls))
@@ -55,6 +63,11 @@ public static class BenchmarkRunner
         foreach (var contender in contenders.Where(c => c.UnavailableReason is not null))
         {
             result.Missing[contender.Name] = contender.UnavailableReason!;
+        }
+
+        foreach (var contender in contenders.Where(c => c.BalancingOnly && !balancing))
+        {
+            result.Missing.TryAdd(contender.Name, $"it runs only the shapes with several origins ({string.Join(", ", LoadShapes.All.Where(s => s.IsBalance).Select(s => s.Name))}), none of which was selected");
         }
 
         if (origins.FallbackNote is { } fallback)
@@ -85,9 +98,9 @@ public static class BenchmarkRunner
         var started = new List<ChildProcess>();
         try
         {
-            foreach (var (kind, port, tlsPort) in origins.Origins)
+            foreach (var origin in origins.Origins)
             {
-                started.Add(await OriginLauncher.StartAsync(kind, port, tlsPort, context, cancellationToken));
+                started.Add(await OriginLauncher.StartAsync(origin, context, cancellationToken));
             }
 
             await RoundRunner.RunAsync(context, cancellationToken);

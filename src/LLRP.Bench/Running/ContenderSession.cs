@@ -1,6 +1,7 @@
 using System.Globalization;
 using LLRP.Bench.Contenders;
 using LLRP.Bench.Load;
+using LLRP.Bench.Origins;
 using LLRP.Bench.Processes;
 using LLRP.Bench.Results;
 
@@ -33,7 +34,8 @@ public sealed class ContenderSession : IAsyncDisposable
     }
 
     /// <summary>The port the load generator targets: the proxy's, or the origin's for direct.</summary>
-    public int Port => _process is null ? _work.DirectPort : _context.ProxyPort;
+    public int Port => _process is not null ? _context.ProxyPort
+        : _work.DirectPort ?? throw new InvalidOperationException("direct is started only in front of one origin");
 
     /// <summary>Null while it runs; otherwise how it ended.</summary>
     public string? ExitDescription => _process is { HasExited: true } process
@@ -61,7 +63,7 @@ public sealed class ContenderSession : IAsyncDisposable
 
         var process = ChildProcess.Start(
             contender.FileName,
-            contender.ArgumentsFor(work.OriginPort, work.Legs),
+            contender.ArgumentsFor(work.OriginPorts, work.Legs),
             contender.Environment,
             context.ProxyCpus,
             Path.Combine(context.LogDirectory, $"{contender.Name}.log"));
@@ -75,7 +77,10 @@ public sealed class ContenderSession : IAsyncDisposable
         return (new ContenderSession(contender, context, process, work, round), null);
     }
 
-    /// <summary>Warms up, then measures one shape; null (with a note) when wrk produced no result.</summary>
+    /// <summary>
+    /// Warms up, then measures one shape; null (with a note) when wrk produced no result. For a balancing shape, also how
+    /// many requests each of <see cref="Origins.OriginPlan.Balance"/> received during the window.
+    /// </summary>
     public async Task<ShapeSample?> MeasureAsync(LoadShape shape, CancellationToken cancellationToken)
     {
         var options = _context.Options;
@@ -84,12 +89,14 @@ public sealed class ContenderSession : IAsyncDisposable
             await _context.Wrk.RunAsync(Port, shape, options.WarmupSeconds, cancellationToken);
         }
 
+        var countsBefore = shape.IsBalance ? await ReadOriginCountsAsync(shape, cancellationToken) : null;
         var allocations = StartAllocationMonitor();
         var before = BeginWindow();
         var timestamp = DateTime.UtcNow;
         var (result, output) = await _context.Wrk.RunAsync(Port, shape, options.DurationSeconds, cancellationToken);
         var (cpu, peak) = EndWindow(before);
         var allocationRate = allocations is null ? null : await allocations.StopAsync();
+        var countsAfter = countsBefore is null ? null : await ReadOriginCountsAsync(shape, cancellationToken);
 
         var outputDirectory = Path.Combine(options.ResultsDirectory, "wrk");
         Directory.CreateDirectory(outputDirectory);
@@ -109,7 +116,8 @@ public sealed class ContenderSession : IAsyncDisposable
             result,
             cpu is null ? null : cpu.Value.TotalMicroseconds / result.Requests,
             peak,
-            allocationRate / result.RequestsPerSecond);
+            allocationRate / result.RequestsPerSecond,
+            countsBefore is null || countsAfter is null ? null : [.. countsAfter.Zip(countsBefore, (after, before) => after - before - 1)]);
     }
 
     /// <summary>
@@ -169,7 +177,8 @@ public sealed class ContenderSession : IAsyncDisposable
         using var connections = await IdleConnectionSet.OpenAsync(_context.ProxyPort, count, deadline, cancellationToken);
         await Task.Delay(IdleSettle, cancellationToken);
         var after = ProcessGroupStats.ResidentBytes(_process.Id);
-        var upstream = TcpConnectionTable.CountEstablished(ProcessGroupStats.Pids(_process.Id), _work.OriginPort);
+        var pids = ProcessGroupStats.Pids(_process.Id);
+        var upstream = _work.OriginPorts.Sum(port => TcpConnectionTable.CountEstablished(pids, port));
         return new IdleSample(_contender.Name, _round, timestamp, count, connections.Count, before, after, upstream, connections.Error);
     }
 
@@ -180,6 +189,27 @@ public sealed class ContenderSession : IAsyncDisposable
             await _process.DisposeAsync();
             await LoopbackPorts.WaitUntilFreeAsync(_context.ProxyPort, TimeSpan.FromSeconds(10));
         }
+    }
+
+    /// <summary>The request counts of the balancing origins, in order; null (with a note) when one cannot be read.</summary>
+    private async Task<long[]?> ReadOriginCountsAsync(LoadShape shape, CancellationToken cancellationToken)
+    {
+        var counts = new long[_context.Origins.Balance.Count];
+        for (var i = 0; i < counts.Length; i++)
+        {
+            var origin = _context.Origins.Balance[i];
+            try
+            {
+                counts[i] = await OriginRequestCounter.ReadAsync(_context.Http, origin, cancellationToken);
+            }
+            catch (Exception e) when (e is HttpRequestException or FormatException)
+            {
+                _context.Result.Notes.Add($"round {_round}, {_contender.Name}, {shape.Name}: the {origin.Label} origin's request count could not be read ({e.Message})");
+                return null;
+            }
+        }
+
+        return counts;
     }
 
     private TimeSpan? BeginWindow()

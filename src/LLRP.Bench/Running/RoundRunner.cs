@@ -21,12 +21,13 @@ public static class RoundRunner
         var works = SessionWork.Plan(context.Origins, result.Shapes, options.LargeBodies, context.IdleConnectionCount > 0);
         var shapePlan = TimeSpan.FromSeconds(options.WarmupSeconds + options.DurationSeconds + 1);
         var idlePlan = TimeSpan.FromSeconds(3 + (context.IdleConnectionCount / 2000.0));
-        var perContender = works.Sum(w => (_startPlan
+        var perRound = result.Measured.Sum(contender => works.Where(w => w.IsFor(contender)).Sum(w => (_startPlan
             + (shapePlan * w.Shapes.Count)
             + (w.LargeBodies ? _largeBodyPlan * 2 : TimeSpan.Zero)
-            + (w.IdleConnections ? idlePlan : TimeSpan.Zero)).Ticks);
-        var progress = new ProgressReporter(TimeSpan.FromTicks(perContender) * options.Rounds * result.Measured.Count());
+            + (w.IdleConnections ? idlePlan : TimeSpan.Zero)).Ticks));
+        var progress = new ProgressReporter(TimeSpan.FromTicks(perRound) * options.Rounds);
         var failures = new List<(Contender Contender, int Round, SessionWork Work, string Error)>();
+        RecordSingleOrigin(result, works);
 
         try
         {
@@ -34,7 +35,7 @@ public static class RoundRunner
             {
                 foreach (var contender in result.Measured.ToList())
                 {
-                    foreach (var work in works)
+                    foreach (var work in works.Where(w => w.IsFor(contender)))
                     {
                         var where = $"round {round}/{options.Rounds} · {contender.Name}" + (works.Count == 1 ? "" : $" ({work.Description})");
                         progress.Report($"{where}: starting", _startPlan);
@@ -113,6 +114,21 @@ public static class RoundRunner
             }
 
             Stopped("the idle connections");
+        }
+    }
+
+    /// <summary>A contender that takes one origin has no figure for the shapes with several, and each such shape says why.</summary>
+    private static void RecordSingleOrigin(RunResult result, List<SessionWork> works)
+    {
+        foreach (var work in works.Where(w => w.OriginPorts.Count > 1))
+        {
+            foreach (var contender in result.Measured.Where(c => !c.TakesSeveralOrigins))
+            {
+                foreach (var shape in work.Shapes)
+                {
+                    result.NotMeasured.TryAdd((contender.Name, shape.Name), "it takes a single origin");
+                }
+            }
         }
     }
 

@@ -8,7 +8,8 @@ namespace LLRP.Http1;
 /// </summary>
 internal abstract class MessageHead
 {
-    private HeaderField[] _fields = new HeaderField[16];
+    /// <summary>Room for 8 fields at first (an idle connection holds its heads): grown, once per connection, by a message with more.</summary>
+    private HeaderField[] _fields = new HeaderField[8];
     private byte[]? _copy;
 
     /// <summary>The whole head, start line to the empty line included. Valid until the input it came from is advanced.</summary>

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Net.Sockets;
@@ -74,8 +75,12 @@ internal abstract class PipeConnection : ConnectionContext
         _sending = SendLoopAsync();
     }
 
-    /// <summary>Waits until bytes can be received, without a buffer.</summary>
-    protected abstract ValueTask WaitForDataAsync();
+    /// <summary>
+    /// Waits until bytes can be received, without a buffer (a zero-byte read, so an idle connection holds none). The
+    /// transport's own operation is returned as it is: a state machine here would be allocated on every wait that does
+    /// not complete at once, that is once per response.
+    /// </summary>
+    protected abstract ValueTask<int> WaitForDataAsync();
 
     /// <summary>Receives into <paramref name="buffer"/>; 0 at the end of the stream.</summary>
     protected abstract ValueTask<int> ReceiveAsync(Memory<byte> buffer);
@@ -84,6 +89,7 @@ internal abstract class PipeConnection : ConnectionContext
     protected abstract ValueTask SendAsync(ReadOnlyMemory<byte> data);
 
     /// <summary>Sends all of a buffer of several segments; one after the other unless the transport does better.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     protected virtual async ValueTask SendAsync(ReadOnlySequence<byte> data)
     {
         foreach (var segment in data)

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 
 namespace LLRP.Upstream.Sockets;
 
@@ -15,10 +16,11 @@ internal sealed class SocketPipeConnection : PipeConnection
         : base(socket, inlineScheduling)
         => Start();
 
-    protected override async ValueTask WaitForDataAsync() => await Socket.ReceiveAsync(Memory<byte>.Empty, SocketFlags.None);
+    protected override ValueTask<int> WaitForDataAsync() => Socket.ReceiveAsync(Memory<byte>.Empty, SocketFlags.None);
 
     protected override ValueTask<int> ReceiveAsync(Memory<byte> buffer) => Socket.ReceiveAsync(buffer, SocketFlags.None);
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     protected override async ValueTask SendAsync(ReadOnlyMemory<byte> data)
     {
         while (!data.IsEmpty)
@@ -27,6 +29,7 @@ internal sealed class SocketPipeConnection : PipeConnection
         }
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     protected override async ValueTask SendAsync(ReadOnlySequence<byte> data)
     {
         _gather ??= new GatherSender();

@@ -19,7 +19,8 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
 {
     /// <summary>Grows to the largest batch the connection has sent (at most the batch limit), so an idle connection holds little.</summary>
     private PendingRequest[] _pending = new PendingRequest[1];
-    private readonly RequestHead _resent = new();
+    /// <summary>Parses the requests written again on a new connection; made on the first such resend, so an idle connection does not hold it.</summary>
+    private RequestHead? _resent;
     private int _count;
 
     public ForwarderTraits Traits => ForwarderTraits.Pipelining;
@@ -204,8 +205,9 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
         for (var i = first; i < _count; i++)
         {
             var request = _pending[i];
-            RequestHeadParser.TryParse(request.Message, _resent, limits, out _);
-            Write(_resent, request.Message, request.HeadLength, request.Body);
+            var resent = _resent ??= new RequestHead();
+            RequestHeadParser.TryParse(request.Message, resent, limits, out _);
+            Write(resent, request.Message, request.HeadLength, request.Body);
         }
 
         await FlushAsync();

@@ -22,7 +22,7 @@ internal sealed class SslPipeConnection : PipeConnection
         Start();
     }
 
-    protected override async ValueTask WaitForDataAsync() => _ = await _stream.ReadAsync(Memory<byte>.Empty);
+    protected override ValueTask<int> WaitForDataAsync() => _stream.ReadAsync(Memory<byte>.Empty);
 
     protected override ValueTask<int> ReceiveAsync(Memory<byte> buffer) => _stream.ReadAsync(buffer);
 
