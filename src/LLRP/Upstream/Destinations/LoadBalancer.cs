@@ -38,30 +38,30 @@ internal sealed class LoadBalancer(DestinationRegistry registry, BalancingPolicy
         };
     }
 
+    /// <summary>The next candidate in turn: counted over the candidates, so the one after an unavailable destination does not take its turns too.</summary>
     private Destination? RoundRobin(Destination[] all, ulong tried, long now)
     {
-        var start = Interlocked.Increment(ref _next) - 1;
-        for (var i = 0; i < all.Length; i++)
-        {
-            var destination = all[(int)((start + (uint)i) % (uint)all.Length)];
-            if (IsCandidate(destination, tried, now))
-            {
-                return destination;
-            }
-        }
-
-        return null;
+        Span<int> candidates = stackalloc int[all.Length];
+        var count = Candidates(all, tried, now, candidates);
+        return count == 0 ? null : all[candidates[Turn(count)]];
     }
 
-    /// <summary>The fewest requests in flight per unit of weight; the scan starts one further each time, so ties rotate.</summary>
+    /// <summary>The fewest requests in flight per unit of weight; the scan starts one candidate further each time, so ties rotate evenly.</summary>
     private Destination? LeastRequests(Destination[] all, ulong tried, long now)
     {
-        var start = Interlocked.Increment(ref _next) - 1;
-        Destination? best = null;
-        for (var i = 0; i < all.Length; i++)
+        Span<int> candidates = stackalloc int[all.Length];
+        var count = Candidates(all, tried, now, candidates);
+        if (count == 0)
         {
-            var destination = all[(int)((start + (uint)i) % (uint)all.Length)];
-            if (IsCandidate(destination, tried, now) && (best is null || IsLessLoaded(destination, best)))
+            return null;
+        }
+
+        var start = Turn(count);
+        var best = all[candidates[start]];
+        for (var i = 1; i < count; i++)
+        {
+            var destination = all[candidates[(start + i) % count]];
+            if (IsLessLoaded(destination, best))
             {
                 best = destination;
             }
@@ -73,15 +73,7 @@ internal sealed class LoadBalancer(DestinationRegistry registry, BalancingPolicy
     private static Destination? PowerOfTwoChoices(Destination[] all, ulong tried, long now)
     {
         Span<int> candidates = stackalloc int[all.Length];
-        var count = 0;
-        for (var i = 0; i < all.Length; i++)
-        {
-            if (IsCandidate(all[i], tried, now))
-            {
-                candidates[count++] = i;
-            }
-        }
-
+        var count = Candidates(all, tried, now, candidates);
         if (count <= 1)
         {
             return count == 0 ? null : all[candidates[0]];
@@ -131,6 +123,24 @@ internal sealed class LoadBalancer(DestinationRegistry registry, BalancingPolicy
             return best;
         }
     }
+
+    /// <summary>Writes the indexes of the available destinations not yet tried into <paramref name="candidates"/>; returns how many.</summary>
+    private static int Candidates(Destination[] all, ulong tried, long now, Span<int> candidates)
+    {
+        var count = 0;
+        for (var i = 0; i < all.Length; i++)
+        {
+            if (IsCandidate(all[i], tried, now))
+            {
+                candidates[count++] = i;
+            }
+        }
+
+        return count;
+    }
+
+    /// <summary>The next turn among <paramref name="count"/> candidates.</summary>
+    private int Turn(int count) => (int)((Interlocked.Increment(ref _next) - 1) % (uint)count);
 
     /// <summary>a's requests in flight per unit of weight are fewer than b's (compared without division).</summary>
     private static bool IsLessLoaded(Destination a, Destination b)

@@ -26,6 +26,21 @@ public sealed class LoadBalancerTests
         Assert.DoesNotContain('b', Picks(balancer, 6));
     }
 
+    [Theory]
+    [InlineData(BalancingPolicy.RoundRobin)]
+    [InlineData(BalancingPolicy.LeastRequests)]
+    public void OneDestinationOut_TheOthersShareItsTurnsEvenly(BalancingPolicy policy)
+    {
+        var registry = Registry(EjectedAfter(1, 1, 1, 1));
+        registry.Current[1].Health.ReportFailure(Now);
+        var balancer = new LoadBalancer(registry, policy);
+
+        var picks = Picks(balancer, 12);
+
+        Assert.Equal(6, picks.Count(c => c == 'a'));
+        Assert.Equal(6, picks.Count(c => c == 'c'));
+    }
+
     [Fact]
     public void EveryPolicy_SkipsTheDestinationsTheBatchTried()
     {
