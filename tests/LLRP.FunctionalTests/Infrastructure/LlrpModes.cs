@@ -44,6 +44,13 @@ public static class LlrpModes
 
     public static bool IsRaw(string mode) => RawOnly.Contains(mode);
 
+    /// <summary>
+    /// Most times one request reaches one destination that closes without answering: once in raw mode; in the modes over
+    /// HttpClient, SocketsHttpHandler itself sends a request without a body again on a new connection, up to 3 times,
+    /// before the proxy sees the failure (a documented difference of those modes).
+    /// </summary>
+    public static int SendsPerDestination(string mode) => IsRaw(mode) ? 1 : 4;
+
     /// <summary>Every configuration of <see cref="Every"/> crossed with every value of <paramref name="values"/>.</summary>
     public static TheoryData<string, T> Cross<T>(params T[] values) => Cross(Every, values);
 
