@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Net.Sockets;
 
 namespace LLRP.FunctionalTests.Infrastructure;
 
@@ -16,11 +15,11 @@ public sealed class DestinationOrigin : IAsyncDisposable
     public const string HealthPath = "/health";
 
     private readonly object _lock = new();
-    private readonly List<OriginConnection> _connections = [];
-    private readonly List<Task> _handlers = [];
     private readonly List<(ReceivedRequest Request, long Timestamp)> _requests = [];
     private readonly List<int> _probeAnswers = [];
-    private LoopbackAcceptor? _acceptor;
+
+    /// <summary>The listener and connections of the current life; null while down.</summary>
+    private ScriptedOrigin? _life;
     private TaskCompletionSource _released = NewReleased();
     private volatile int _healthStatus = 200;
 
@@ -28,8 +27,8 @@ public sealed class DestinationOrigin : IAsyncDisposable
     {
         Name = name;
         Delay = delay;
-        _acceptor = new LoopbackAcceptor(Accept);
-        Port = _acceptor.Port;
+        _life = ScriptedOrigin.Start(ServeAsync);
+        Port = _life.Port;
     }
 
     /// <summary>What it answers with: the body of every response to a request.</summary>
@@ -121,40 +120,22 @@ public sealed class DestinationOrigin : IAsyncDisposable
     /// <summary>Goes down: stops listening (a connect is refused), resets every open connection and ends any <see cref="Hold"/>.</summary>
     public async Task StopAsync()
     {
-        LoopbackAcceptor? acceptor;
+        ScriptedOrigin? life;
         lock (_lock)
         {
-            acceptor = _acceptor;
-            _acceptor = null;
+            life = _life;
+            _life = null;
         }
 
-        if (acceptor is not null)
+        if (life is null)
         {
-            await acceptor.StopAsync();
+            return;
         }
 
-        OriginConnection[] connections;
-        Task[] handlers;
-        lock (_lock)
-        {
-            connections = _connections.ToArray();
-            handlers = _handlers.ToArray();
-        }
-
-        foreach (var connection in connections)
-        {
-            try
-            {
-                connection.Reset();
-            }
-            catch (ObjectDisposedException)
-            {
-                // Closed already: by the proxy, or by a previous stop.
-            }
-        }
-
+        // Its listener stopped and each connection's handler disposed its connection: nothing of that life is left.
+        await life.ResetAsync();
         Release();
-        await Task.WhenAll(handlers).WaitAsync(Deadline.Io);
+        await life.ConnectionsEndedAsync();
     }
 
     /// <summary>Comes back up, listening on the same port again.</summary>
@@ -162,12 +143,12 @@ public sealed class DestinationOrigin : IAsyncDisposable
     {
         lock (_lock)
         {
-            if (_acceptor is not null)
+            if (_life is not null)
             {
                 throw new InvalidOperationException($"Origin {Name} is already up.");
             }
 
-            _acceptor = new LoopbackAcceptor(Accept, Port);
+            _life = ScriptedOrigin.Start(ServeAsync, Port);
         }
     }
 
@@ -180,36 +161,11 @@ public sealed class DestinationOrigin : IAsyncDisposable
         return released;
     }
 
-    private Task Accept(Socket socket)
+    private async Task ServeAsync(OriginConnection connection)
     {
-        socket.NoDelay = true;
-        lock (_lock)
+        while (await connection.ReadRequestAsync() is { } request)
         {
-            var connection = new OriginConnection(socket, _connections.Count);
-            _connections.Add(connection);
-            _handlers.Add(RunAsync(connection));
-        }
-
-        return Task.CompletedTask;
-    }
-
-    private async Task RunAsync(OriginConnection connection)
-    {
-        await Task.Yield();
-        try
-        {
-            while (await connection.ReadRequestAsync() is { } request)
-            {
-                await AnswerAsync(connection, request);
-            }
-        }
-        catch (Exception e)
-        {
-            connection.Fault = e;
-        }
-        finally
-        {
-            await connection.DisposeAsync();
+            await AnswerAsync(connection, request);
         }
     }
 

@@ -3,8 +3,9 @@ using System.Net.Sockets;
 namespace LLRP.FunctionalTests.Infrastructure;
 
 /// <summary>
-/// A raw TCP origin on 127.0.0.1:0 that records every byte the proxy sends and answers with the bytes a
-/// test scripts, one handler run per accepted connection; the connection is closed when the handler returns.
+/// A raw TCP origin on 127.0.0.1 (a port of its own, or one given) that records every byte the proxy sends and answers
+/// with the bytes a test scripts, one handler run per accepted connection; the connection is closed when the handler
+/// returns. It can go down as a killed process does (<see cref="ResetAsync"/>).
 /// </summary>
 public sealed class ScriptedOrigin : IAsyncDisposable
 {
@@ -16,10 +17,10 @@ public sealed class ScriptedOrigin : IAsyncDisposable
     private readonly List<Task> _handlers = [];
     private readonly LoopbackAcceptor _acceptor;
 
-    private ScriptedOrigin(Func<OriginConnection, Task> handler)
+    private ScriptedOrigin(Func<OriginConnection, Task> handler, int port)
     {
         _handler = handler;
-        _acceptor = new LoopbackAcceptor(Accept);
+        _acceptor = new LoopbackAcceptor(Accept, port);
     }
 
     public int Port => _acceptor.Port;
@@ -46,11 +47,11 @@ public sealed class ScriptedOrigin : IAsyncDisposable
     /// <summary>How many bytes the proxy has sent to this origin over all connections.</summary>
     public int BytesReceived => Connections.Sum(connection => connection.Reader.Received.Length);
 
-    /// <summary>Starts an origin that runs <paramref name="handler"/> on every connection it accepts.</summary>
-    public static ScriptedOrigin Start(Func<OriginConnection, Task> handler) => new(handler);
+    /// <summary>Starts an origin that runs <paramref name="handler"/> on every connection it accepts, on <paramref name="port"/> (0: a free one).</summary>
+    public static ScriptedOrigin Start(Func<OriginConnection, Task> handler, int port = 0) => new(handler, port);
 
     /// <summary>Starts an origin that answers every request on every connection with <paramref name="respond"/>'s bytes.</summary>
-    public static ScriptedOrigin Respond(Func<ReceivedRequest, string> respond) => new(async connection =>
+    public static ScriptedOrigin Respond(Func<ReceivedRequest, string> respond) => Start(async connection =>
     {
         while (await connection.ReadRequestAsync() is { } request)
         {
@@ -62,7 +63,7 @@ public sealed class ScriptedOrigin : IAsyncDisposable
     public static ScriptedOrigin Respond(string response) => Respond(_ => response);
 
     /// <summary>Starts an origin that reads each connection's first request and closes the connection without a byte of response.</summary>
-    public static ScriptedOrigin ClosesWithoutAnswering() => new(async connection => await connection.ReadRequestAsync());
+    public static ScriptedOrigin ClosesWithoutAnswering() => Start(async connection => await connection.ReadRequestAsync());
 
     /// <summary>The only request the origin received; fails the test, naming any handler fault, otherwise.</summary>
     public ReceivedRequest SingleRequest()
@@ -79,6 +80,26 @@ public sealed class ScriptedOrigin : IAsyncDisposable
         lock (_connections)
         {
             return Task.WhenAll(_handlers).WaitAsync(Deadline.Io);
+        }
+    }
+
+    /// <summary>
+    /// Goes down as a killed process does: stops listening (a connect is refused) and resets every open connection. The
+    /// handlers end as their reads and writes fail (<see cref="ConnectionsEndedAsync"/>).
+    /// </summary>
+    public async Task ResetAsync()
+    {
+        await _acceptor.StopAsync();
+        foreach (var connection in Connections)
+        {
+            try
+            {
+                connection.Reset();
+            }
+            catch (ObjectDisposedException)
+            {
+                // Closed already, by the proxy or by its handler.
+            }
         }
     }
 
