@@ -4,6 +4,7 @@ using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using LLRP.Diagnostics;
 using LLRP.Http1;
+using LLRP.Tasks;
 using LLRP.Upstream;
 using LLRP.Upstream.Destinations;
 using Microsoft.AspNetCore.Connections;
@@ -182,7 +183,7 @@ internal sealed class ClientSession : ITrackedConnection
     /// Parses and forwards the requests of one read, then advances the client input past them. A request whose body is
     /// read as it comes is forwarded alone, after its head is consumed.
     /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<BatchResult> ForwardBatchAsync(ReadOnlySequence<byte> buffer, bool clientCompleted)
     {
         var startTimestamp = Stopwatch.GetTimestamp();
@@ -311,7 +312,7 @@ internal sealed class ClientSession : ITrackedConnection
     /// Picks the batch's destination, takes a slot of its limit and makes it ready; when that fails for a reason that
     /// left the request unsent (the connect), an idempotent request tries another destination.
     /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwarderError> BeginAsync(bool idempotent)
     {
         _tried = 0;
@@ -330,7 +331,7 @@ internal sealed class ClientSession : ITrackedConnection
     /// that <paramref name="result"/> left unanswered (<see cref="IsUnanswered"/>): parsed again from the buffer, while
     /// retries remain.
     /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwardResult> RetryBufferedAsync(ReadOnlySequence<byte> buffer, int count, bool idempotent, ForwardResult result)
     {
         do
@@ -366,7 +367,7 @@ internal sealed class ClientSession : ITrackedConnection
     }
 
     /// <summary>Picks a destination the batch has not failed on, takes a slot of its limit, and makes it ready.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwarderError> TryDestinationAsync()
     {
         var destination = _services.Balancer.Pick(_destination, _tried, Environment.TickCount64);
@@ -394,7 +395,7 @@ internal sealed class ClientSession : ITrackedConnection
     }
 
     /// <summary>Sends the batch elsewhere after <paramref name="failed"/>; when no other destination is available, that failure stands.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwarderError> RetryElsewhereAsync(ForwarderError failed)
     {
         var destination = _destination!;

@@ -3,6 +3,7 @@ using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using LLRP.Diagnostics;
 using LLRP.Http1;
+using LLRP.Tasks;
 
 namespace LLRP.Upstream;
 
@@ -71,7 +72,7 @@ internal sealed partial class ClientRequestBody(PipeReader input, ClientResponse
     /// closes early or sends a bad body (see <see cref="Failure"/>), or <see cref="OperationCanceledException"/> when the
     /// read is cancelled.
     /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ReadOnlySequence<byte>> ReadAsync(int maxLength, CancellationToken cancellationToken = default)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxLength);

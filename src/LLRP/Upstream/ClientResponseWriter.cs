@@ -3,6 +3,7 @@ using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using LLRP.Diagnostics;
 using LLRP.Http1;
+using LLRP.Tasks;
 using Microsoft.AspNetCore.Connections;
 
 namespace LLRP.Upstream;
@@ -98,7 +99,7 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
     public void WriteRaw(ReadOnlySpan<byte> response) => output.Write(response);
 
     /// <summary>Flushes what was written; false when the client is gone.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<bool> FlushAsync()
     {
         if (ClientGone)

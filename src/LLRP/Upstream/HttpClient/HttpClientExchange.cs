@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Net;
 using System.Runtime.CompilerServices;
 using LLRP.Diagnostics;
+using LLRP.Tasks;
 
 namespace LLRP.Upstream.HttpClient;
 
@@ -58,7 +59,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
     /// Sends with the connection's next invoker; the response headers timeout runs until the response head is in. A
     /// failure is classified as raw mode's (and the body stopped): nothing is thrown.
     /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<SendResult> SendAsync(HttpRequestMessage message)
     {
         var timeout = _timeout.Start();

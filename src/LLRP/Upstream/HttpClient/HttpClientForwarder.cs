@@ -3,6 +3,7 @@ using System.Runtime.CompilerServices;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
+using LLRP.Tasks;
 
 namespace LLRP.Upstream.HttpClient;
 
@@ -54,7 +55,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
         (_isHead, _isHttp10, _isPersistent, _requestedUpgrades) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.RequestedUpgrades);
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
     {
         var message = _message!;

@@ -3,6 +3,7 @@ using System.Runtime.CompilerServices;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
+using LLRP.Tasks;
 using LLRP.Upstream.HttpClient;
 
 namespace LLRP.Upstream.LightContext;
@@ -44,7 +45,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
         _requestedUpgrades = head.RequestedUpgrades;
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
     {
         var httpContext = _light.Context;

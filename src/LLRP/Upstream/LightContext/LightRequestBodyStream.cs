@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using LLRP.Tasks;
 
 namespace LLRP.Upstream.LightContext;
 
@@ -20,7 +21,7 @@ internal sealed class LightRequestBodyStream(ClientRequestBody body) : Stream
         set => throw new NotSupportedException();
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
         if (buffer.IsEmpty)

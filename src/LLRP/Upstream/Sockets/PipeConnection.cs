@@ -1,7 +1,8 @@
-using System.Runtime.CompilerServices;
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
+using LLRP.Tasks;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Http.Features;
 
@@ -89,7 +90,7 @@ internal abstract class PipeConnection : ConnectionContext
     protected abstract ValueTask SendAsync(ReadOnlyMemory<byte> data);
 
     /// <summary>Sends all of a buffer of several segments; one after the other unless the transport does better.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     protected virtual async ValueTask SendAsync(ReadOnlySequence<byte> data)
     {
         foreach (var segment in data)

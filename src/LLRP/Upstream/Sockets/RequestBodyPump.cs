@@ -2,6 +2,7 @@ using System.Buffers;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using LLRP.Http1;
+using LLRP.Tasks;
 
 namespace LLRP.Upstream.Sockets;
 
@@ -15,7 +16,7 @@ internal static class RequestBodyPump
     private const int MaxPiece = 64 * 1024;
     private const int MaxUnflushed = 64 * 1024;
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public static async ValueTask<BodyPumpResult> PumpAsync(ClientRequestBody body, UpstreamConnection upstream)
     {
         var output = upstream.Output;
@@ -69,7 +70,7 @@ internal static class RequestBodyPump
     }
 
     /// <summary>False when the upstream no longer takes the body; its response may still come, so the connection is left to the response side.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private static async ValueTask<bool> FlushAsync(PipeWriter output)
     {
         try

@@ -3,6 +3,7 @@ using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using LLRP.Diagnostics;
 using LLRP.Http1;
+using LLRP.Tasks;
 
 namespace LLRP.Upstream.Sockets;
 
@@ -26,7 +27,7 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     /// read to its end, and the connection closes after the response only if it was not.
     /// </param>
     /// <param name="moreFollow">Later requests of the batch were sent upstream and are answered after this one.</param>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<RelayOutcome> RelayAsync(UpstreamConnection upstream, PendingRequest request, ClientRequestBody? body, bool moreFollow)
     {
         var input = upstream.Input;
@@ -76,7 +77,7 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     /// which runs from the first read to the end of the head however the bytes trickle in.
     /// </summary>
     /// <param name="afterInterim">An interim response came before: a close now is an invalid response, not one never answered.</param>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<HeadRead> ReadHeadAsync(PipeReader input, bool afterInterim)
     {
         var timeout = _timeout.Start();
@@ -150,7 +151,7 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     }
 
     /// <summary>Copies exactly <paramref name="length"/> bytes; fewer before the upstream closes is a failure.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<RelayOutcome> CopyContentLengthAsync(PipeReader input, ReadOnlySequence<byte> data, bool completed, long length, RelayOutcome outcome)
     {
         var remaining = length;
@@ -175,7 +176,7 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     }
 
     /// <summary>Decodes the chunked body and gives the client its data, re-framed.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<RelayOutcome> CopyChunkedAsync(PipeReader input, ReadOnlySequence<byte> data, bool completed, RelayOutcome outcome)
     {
         var decoder = chunkLimits.NewChunkedDecoder();
@@ -209,7 +210,7 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     }
 
     /// <summary>Copies until the upstream closes (RFC 9112 §6.3 rule 8).</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<RelayOutcome> CopyUntilCloseAsync(PipeReader input, ReadOnlySequence<byte> data, bool completed, RelayOutcome outcome)
     {
         while (true)
@@ -248,7 +249,7 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     }
 
     /// <summary>Flushes what the client has been given, then waits for more upstream data; null when either side failed.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ReadResult?> ReadMoreAsync(PipeReader input)
     {
         if (!await client.FlushAsync())

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
+using LLRP.Tasks;
 
 namespace LLRP.Upstream.Sockets;
 
@@ -20,7 +21,7 @@ internal sealed class SocketPipeConnection : PipeConnection
 
     protected override ValueTask<int> ReceiveAsync(Memory<byte> buffer) => Socket.ReceiveAsync(buffer, SocketFlags.None);
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     protected override async ValueTask SendAsync(ReadOnlyMemory<byte> data)
     {
         while (!data.IsEmpty)
@@ -29,7 +30,7 @@ internal sealed class SocketPipeConnection : PipeConnection
         }
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     protected override async ValueTask SendAsync(ReadOnlySequence<byte> data)
     {
         _gather ??= new GatherSender();

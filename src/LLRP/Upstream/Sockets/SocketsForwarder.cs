@@ -3,6 +3,7 @@ using System.Runtime.CompilerServices;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
+using LLRP.Tasks;
 
 namespace LLRP.Upstream.Sockets;
 
@@ -48,7 +49,7 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
         _pending[_count++] = new PendingRequest(request, headLength, body, head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.IsIdempotent, head.RequestedUpgrades);
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
     {
         await FlushAsync();
@@ -76,7 +77,7 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
     }
 
     /// <summary>Answers the batch in order, writing requests again on a new connection where the rules above allow.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwardResult> AnswerBatchAsync()
     {
         var retried = false;
@@ -145,7 +146,7 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
     /// The client connection closes after the response if the body was not read to its end. If the response ends
     /// before the pump, the upstream connection is not known to be at a message boundary and is discarded.
     /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwardResult> ForwardStreamingAsync(ClientRequestBody body)
     {
         var connection = upstream.Connection;
@@ -192,7 +193,7 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
     }
 
     /// <summary>Writes again, on a new upstream connection, the requests of the batch from <paramref name="first"/> on.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwarderError> ResendAsync(int first)
     {
         var downstream = upstream.Connection.Downstream;
@@ -215,7 +216,7 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
     }
 
     /// <summary>Flushes what was written upstream. A failure here shows again, classified, when the response is read.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     private async ValueTask FlushAsync()
     {
         try

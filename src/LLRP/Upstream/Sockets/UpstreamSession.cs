@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
+using LLRP.Tasks;
 
 namespace LLRP.Upstream.Sockets;
 
@@ -20,7 +21,7 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
     /// Makes <see cref="Connection"/> an open connection to <paramref name="downstream"/>: the one held if still open and
     /// to that downstream (a per-request policy may move the client's requests elsewhere), else a pooled one, else a new one.
     /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwarderError> EnsureAsync(DownstreamEndpoint downstream)
     {
         if (HasConnection)

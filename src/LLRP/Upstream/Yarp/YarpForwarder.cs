@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Runtime.CompilerServices;
 using LLRP.Configuration;
 using LLRP.Http1;
+using LLRP.Tasks;
 using LLRP.Upstream.HttpClient;
 using LLRP.Upstream.LightContext;
 using Microsoft.AspNetCore.Http.Features;
@@ -68,7 +69,7 @@ internal sealed class YarpForwarder : IRequestForwarder
         _transformer.Reset();
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
     {
         var config = _upgrade.IsUpgradableRequest ? _upgradeConfig : _config;

@@ -1,0 +1,73 @@
+using System.Runtime.CompilerServices;
+
+namespace LLRP.Tasks;
+
+/// <summary>
+/// The heap home of one suspended async method (its state machine, copied here at its first suspension) and the
+/// awaitable its caller holds. Boxes are kept per thread and per method, up to <see cref="CacheSize"/>: one per
+/// connection the thread has in flight, so that a busy proxy reuses them all instead of allocating one per request
+/// (the runtime's pooling builder keeps one per thread and one per core).
+/// </summary>
+internal sealed class PooledStateMachineBox<TResult, TStateMachine> : PooledBox<TResult>
+    where TStateMachine : IAsyncStateMachine
+{
+    /// <summary>Most idle boxes of one method kept per thread.</summary>
+    public const int CacheSize = 512;
+
+    private static readonly ContextCallback MoveNextInContext = static box => ((PooledStateMachineBox<TResult, TStateMachine>)box!).StateMachine.MoveNext();
+
+    [ThreadStatic]
+    private static PooledStateMachineBox<TResult, TStateMachine>?[]? t_cache;
+
+    [ThreadStatic]
+    private static int t_cached;
+
+    /// <summary>The method's state machine: a field, so that it runs in place.</summary>
+    public TStateMachine StateMachine = default!;
+
+    private PooledStateMachineBox() => MoveNextAction = MoveNext;
+
+    /// <summary>The continuation given to awaiters: made once per box, never per await.</summary>
+    public Action MoveNextAction { get; }
+
+    /// <summary>The execution context captured at the last suspension, which the method resumes in; null when its flow is suppressed.</summary>
+    public ExecutionContext? Context { get; set; }
+
+    /// <summary>An idle box of this method kept on this thread, or a new one.</summary>
+    public static PooledStateMachineBox<TResult, TStateMachine> Rent()
+    {
+        var cache = t_cache;
+        if (cache is not null && t_cached > 0)
+        {
+            var box = cache[--t_cached]!;
+            cache[t_cached] = null;
+            return box;
+        }
+
+        return new PooledStateMachineBox<TResult, TStateMachine>();
+    }
+
+    protected override void Return()
+    {
+        StateMachine = default!;
+        Context = null;
+        var cache = t_cache ??= new PooledStateMachineBox<TResult, TStateMachine>?[CacheSize];
+        if (t_cached < CacheSize)
+        {
+            cache[t_cached++] = this;
+        }
+    }
+
+    private void MoveNext()
+    {
+        var context = Context;
+        if (context is null)
+        {
+            StateMachine.MoveNext();
+        }
+        else
+        {
+            ExecutionContext.Run(context, MoveNextInContext, this);
+        }
+    }
+}
