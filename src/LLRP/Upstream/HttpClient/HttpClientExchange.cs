@@ -78,8 +78,44 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
         }
     }
 
+    /// <summary>
+    /// Sends <paramref name="message"/> (<see cref="SendAsync"/>) and has <paramref name="forwarder"/> forward its
+    /// response; the response is disposed afterwards unless it became a tunnel (whose stream it owns), and the message
+    /// is released.
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
+    public async ValueTask<ForwardResult> ExchangeAsync(HttpRequestMessage message, IResponseForwarder forwarder, ClientRequestBody? body)
+    {
+        try
+        {
+            var sent = await SendAsync(message);
+            if (sent.Response is not { } response)
+            {
+                return ForwardResult.Failed(0, sent.Error, started: false);
+            }
+
+            var result = default(ForwardResult);
+            try
+            {
+                result = await forwarder.ForwardResponseAsync(message, response, body);
+                return result;
+            }
+            finally
+            {
+                if (result.Tunnel is null)
+                {
+                    response.Dispose();
+                }
+            }
+        }
+        finally
+        {
+            Release(message);
+        }
+    }
+
     /// <summary>Releases a message that is not reused.</summary>
-    public void Release(HttpRequestMessage message)
+    private void Release(HttpRequestMessage message)
     {
         if (!ReferenceEquals(message, _reusedMessage))
         {

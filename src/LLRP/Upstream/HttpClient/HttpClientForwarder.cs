@@ -1,9 +1,7 @@
 using System.Buffers;
-using System.Runtime.CompilerServices;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
-using LLRP.Tasks;
 
 namespace LLRP.Upstream.HttpClient;
 
@@ -14,7 +12,7 @@ namespace LLRP.Upstream.HttpClient;
 /// re-emitted with raw mode's rules (<see cref="ResponseMessageHead"/>) and its body copied to the client; a <c>101</c> to
 /// an upgrade request hands the response's read-write stream to the session as a tunnel.
 /// </summary>
-internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientExchange exchange, int maxResponseHeadSize) : IRequestForwarder
+internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientExchange exchange, int maxResponseHeadSize) : IRequestForwarder, IResponseForwarder
 {
     private readonly FieldStringCache _strings = new();
     private readonly TargetUriCache _uris = new();
@@ -55,37 +53,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
         (_isHead, _isHttp10, _isPersistent, _requestedUpgrades) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.RequestedUpgrades);
     }
 
-    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
-    {
-        var message = _message!;
-        try
-        {
-            var sent = await exchange.SendAsync(message);
-            if (sent.Response is not { } response)
-            {
-                return ForwardResult.Failed(0, sent.Error, started: false);
-            }
-
-            var result = default(ForwardResult);
-            try
-            {
-                result = await ForwardResponseAsync(message, response, body);
-                return result;
-            }
-            finally
-            {
-                if (result.Tunnel is null)
-                {
-                    response.Dispose();
-                }
-            }
-        }
-        finally
-        {
-            exchange.Release(message);
-        }
-    }
+    public ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body) => exchange.ExchangeAsync(_message!, this, body);
 
     public ValueTask DisposeAsync()
     {
@@ -93,7 +61,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
         return default;
     }
 
-    private async ValueTask<ForwardResult> ForwardResponseAsync(HttpRequestMessage message, HttpResponseMessage response, ClientRequestBody? body)
+    public async ValueTask<ForwardResult> ForwardResponseAsync(HttpRequestMessage message, HttpResponseMessage response, ClientRequestBody? body)
     {
         var persistent = _isPersistent && (body is null || body.IsCompleted);
         if (body is { IsCompleted: false })

@@ -1,9 +1,7 @@
 using System.Buffers;
-using System.Runtime.CompilerServices;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
-using LLRP.Tasks;
 using LLRP.Upstream.HttpClient;
 
 namespace LLRP.Upstream.LightContext;
@@ -16,7 +14,7 @@ namespace LLRP.Upstream.LightContext;
 /// 3. after <c>SendAsync</c>, status, fields and body are copied into <c>HttpContext.Response</c>, which writes the client's
 ///    response; a <c>101</c> to an upgrade request hands the response's read-write stream to the session as a tunnel.
 /// </summary>
-internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientExchange exchange, int maxResponseHeadSize) : IRequestForwarder
+internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientExchange exchange, int maxResponseHeadSize) : IRequestForwarder, IResponseForwarder
 {
     /// <summary>
     /// Bytes read from the response per write to <c>HttpResponse.Body</c>, which flushes each write as Kestrel's does:
@@ -45,8 +43,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
         _requestedUpgrades = head.RequestedUpgrades;
     }
 
-    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
+    public ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
     {
         var httpContext = _light.Context;
         var message = exchange.NextMessage();
@@ -59,37 +56,17 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
         }
 
         ContextMessages.CopyRequest(httpContext, message, _uris);
-        try
-        {
-            var sent = await exchange.SendAsync(message);
-            if (sent.Response is not { } response)
-            {
-                return ForwardResult.Failed(0, sent.Error, started: false);
-            }
+        return exchange.ExchangeAsync(message, this, body);
+    }
 
-            var result = default(ForwardResult);
-            try
-            {
-                if (body is { IsCompleted: false })
-                {
-                    await HttpClientExchange.StopBodyAsync(message);
-                }
-
-                result = await CopyResponseAsync(response);
-                return result;
-            }
-            finally
-            {
-                if (result.Tunnel is null)
-                {
-                    response.Dispose();
-                }
-            }
-        }
-        finally
+    public async ValueTask<ForwardResult> ForwardResponseAsync(HttpRequestMessage message, HttpResponseMessage response, ClientRequestBody? body)
+    {
+        if (body is { IsCompleted: false })
         {
-            exchange.Release(message);
+            await HttpClientExchange.StopBodyAsync(message);
         }
+
+        return await CopyResponseAsync(response);
     }
 
     public ValueTask DisposeAsync()

@@ -1,0 +1,10 @@
+namespace LLRP.Upstream.HttpClient;
+
+/// <summary>How a mode over HttpClient forwards the response <see cref="HttpClientExchange.ExchangeAsync"/> received.</summary>
+internal interface IResponseForwarder
+{
+    /// <summary>Forwards <paramref name="response"/> to the client; a <c>101</c> to an upgrade request returns the tunnel it opened.</summary>
+    /// <param name="message">The request it answers, whose body is stopped if still being read.</param>
+    /// <param name="body">The request body still read from the client, or null.</param>
+    ValueTask<ForwardResult> ForwardResponseAsync(HttpRequestMessage message, HttpResponseMessage response, ClientRequestBody? body);
+}
