@@ -59,13 +59,13 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
         return exchange.ExchangeAsync(message, this, body);
     }
 
-    public async ValueTask<ForwardResult> ForwardResponseAsync(HttpRequestMessage message, HttpResponseMessage response, ClientRequestBody? body)
-    {
-        if (body is { IsCompleted: false })
-        {
-            await HttpClientExchange.StopBodyAsync(message);
-        }
+    public ValueTask<ForwardResult> ForwardResponseAsync(HttpRequestMessage message, HttpResponseMessage response, ClientRequestBody? body)
+        => body is { IsCompleted: false } ? StopBodyThenCopyResponseAsync(message, response) : CopyResponseAsync(response);
 
+    /// <summary>HttpClient returned before sending the whole body: the body stops reading the client before the response is copied.</summary>
+    private async ValueTask<ForwardResult> StopBodyThenCopyResponseAsync(HttpRequestMessage message, HttpResponseMessage response)
+    {
+        await HttpClientExchange.StopBodyAsync(message);
         return await CopyResponseAsync(response);
     }
 
