@@ -318,12 +318,7 @@ internal sealed class ClientSession : ITrackedConnection
         _tried = 0;
         _retries = 0;
         var error = await TryDestinationAsync();
-        while (error != ForwarderError.None && CanRetry(error, idempotent))
-        {
-            error = await RetryElsewhereAsync(error);
-        }
-
-        return error;
+        return error == ForwarderError.None ? error : await RetryElsewhereAsync(error, idempotent);
     }
 
     /// <summary>
@@ -336,12 +331,7 @@ internal sealed class ClientSession : ITrackedConnection
     {
         do
         {
-            var error = await RetryElsewhereAsync(result.Error);
-            while (error != ForwarderError.None && CanRetry(error, idempotent))
-            {
-                error = await RetryElsewhereAsync(error);
-            }
-
+            var error = await RetryElsewhereAsync(result.Error, idempotent);
             if (error != ForwarderError.None)
             {
                 return ForwardResult.Failed(0, error, started: false);
@@ -394,17 +384,32 @@ internal sealed class ClientSession : ITrackedConnection
         return error;
     }
 
-    /// <summary>Sends the batch elsewhere after <paramref name="failed"/>; when no other destination is available, that failure stands.</summary>
+    /// <summary>
+    /// Makes the batch ready on another destination after <paramref name="failed"/>, and again after each failure that
+    /// allows it, while retries remain (<see cref="CanRetry"/>); when no other destination is available, the last
+    /// failure stands.
+    /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    private async ValueTask<ForwarderError> RetryElsewhereAsync(ForwarderError failed)
+    private async ValueTask<ForwarderError> RetryElsewhereAsync(ForwarderError failed, bool idempotent)
     {
-        var destination = _destination!;
-        _tried |= 1UL << destination.Index;
-        _retries++;
-        Leave();
-        _services.Metrics.Retried(destination.Tag);
-        var error = await TryDestinationAsync();
-        return error == ForwarderError.NoHealthyDestination ? failed : error;
+        var error = failed;
+        while (error != ForwarderError.None && CanRetry(error, idempotent))
+        {
+            var destination = _destination!;
+            _tried |= 1UL << destination.Index;
+            _retries++;
+            Leave();
+            _services.Metrics.Retried(destination.Tag);
+            var next = await TryDestinationAsync();
+            if (next == ForwarderError.NoHealthyDestination)
+            {
+                return error;
+            }
+
+            error = next;
+        }
+
+        return error;
     }
 
     /// <summary>
