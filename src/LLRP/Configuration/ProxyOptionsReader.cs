@@ -91,24 +91,32 @@ public static class ProxyOptionsReader
 
     /// <summary><c>urls</c>: <c>;</c>-separated addresses as Kestrel reads them, each <c>http://</c> or <c>https://</c> (or a Unix socket).</summary>
     private static string ReadUrls(IConfiguration configuration)
+        => ReadListenAddresses(configuration, ConfigurationKeys.Urls, "http", "https") ?? DefaultUrls;
+
+    /// <summary><c>admin.urls</c>: <c>;</c>-separated <c>http://host:port</c> addresses; null when not given.</summary>
+    private static string? ReadAdminUrls(IConfiguration configuration)
+        => ReadListenAddresses(configuration, ConfigurationKeys.AdminUrls, "http")?.Trim();
+
+    /// <summary>The value of <paramref name="key"/>, <c>;</c>-separated addresses each with one of <paramref name="schemes"/>; null when not given.</summary>
+    private static string? ReadListenAddresses(IConfiguration configuration, string key, params string[] schemes)
     {
-        var value = configuration[ConfigurationKeys.Urls];
+        var value = configuration[key];
         if (string.IsNullOrWhiteSpace(value))
         {
-            return DefaultUrls;
+            return null;
         }
 
-        return value.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).All(IsListenAddress)
+        return value.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).All(url => IsListenAddress(url, schemes))
             ? value
-            : throw new ProxyConfigurationException(ConfigurationKeys.Urls, value, "';'-separated http://host:port or https://host:port addresses");
+            : throw new ProxyConfigurationException(key, value, $"';'-separated {string.Join(" or ", schemes.Select(scheme => $"{scheme}://host:port"))} addresses");
     }
 
-    private static bool IsListenAddress(string url)
+    private static bool IsListenAddress(string url, string[] schemes)
     {
         try
         {
             var scheme = BindingAddress.Parse(url).Scheme;
-            return scheme.Equals("http", StringComparison.OrdinalIgnoreCase) || scheme.Equals("https", StringComparison.OrdinalIgnoreCase);
+            return schemes.Any(allowed => scheme.Equals(allowed, StringComparison.OrdinalIgnoreCase));
         }
         catch (FormatException)
         {
@@ -267,21 +275,6 @@ public static class ProxyOptionsReader
         return path.StartsWith('/') && !path.StartsWith("//", StringComparison.Ordinal) && Uri.IsWellFormedUriString(path, UriKind.Relative)
             ? path
             : throw new ProxyConfigurationException(ConfigurationKeys.ActiveHealthPath, value, "an absolute path such as /healthz");
-    }
-
-    /// <summary><c>admin.urls</c>: <c>;</c>-separated <c>http://host:port</c> addresses; null when not given.</summary>
-    private static string? ReadAdminUrls(IConfiguration configuration)
-    {
-        var value = configuration[ConfigurationKeys.AdminUrls];
-        if (string.IsNullOrWhiteSpace(value))
-        {
-            return null;
-        }
-
-        return value.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-            .All(url => url.StartsWith("http://", StringComparison.OrdinalIgnoreCase) && IsListenAddress(url))
-                ? value.Trim()
-                : throw new ProxyConfigurationException(ConfigurationKeys.AdminUrls, value, "';'-separated http://host:port addresses");
     }
 
     /// <summary>
