@@ -56,14 +56,9 @@ internal sealed class DestinationReloader(IOptionsMonitor<ConfiguredDestinations
             return;
         }
 
-        var current = registry.Current;
-        if (current.Length == destinations.Count
-            && current.Zip(destinations).All(pair => pair.First.Name == pair.Second.Endpoint.ToString() && pair.First.Weight == pair.Second.Weight))
+        if (registry.Update(destinations))
         {
-            return;
+            ProxyLog.DestinationsReloaded(logger, string.Join(';', destinations.Select(d => $"{d.Endpoint}|w={d.Weight}")));
         }
-
-        registry.Update(destinations);
-        ProxyLog.DestinationsReloaded(logger, string.Join(';', destinations.Select(d => $"{d.Endpoint}|w={d.Weight}")));
     }
 }

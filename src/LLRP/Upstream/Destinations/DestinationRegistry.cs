@@ -27,24 +27,35 @@ internal sealed class DestinationRegistry
     /// <summary>The destinations now; the array is never changed once published.</summary>
     public Destination[] Current => _current;
 
-    /// <summary>Replaces the set: destinations whose URI stays keep their object (with a new weight); the others are made or dropped.</summary>
-    public void Update(IReadOnlyList<DestinationOptions> destinations)
+    /// <summary>
+    /// Replaces the set: destinations whose URI stays keep their object (with a new weight); the others are made or
+    /// dropped. Returns false, changing nothing, when the same destinations come with the same weights in the same order.
+    /// </summary>
+    public bool Update(IReadOnlyList<DestinationOptions> destinations)
     {
         lock (_updates)
         {
-            var previous = _current.ToDictionary(d => d.Name);
+            var current = _current;
+            var previous = current.ToDictionary(d => d.Name);
             var next = new Destination[destinations.Count];
+            var changed = next.Length != current.Length;
             for (var i = 0; i < next.Length; i++)
             {
                 var configured = destinations[i];
                 var destination = previous.GetValueOrDefault(configured.Endpoint.ToString()) ?? Create(configured);
+                changed |= !ReferenceEquals(destination, current.ElementAtOrDefault(i)) || destination.Weight != configured.Weight;
                 destination.Weight = configured.Weight;
                 destination.Index = i;
                 destination.Health.CanEject = next.Length > 1;
                 next[i] = destination;
             }
 
-            _current = next;
+            if (changed)
+            {
+                _current = next;
+            }
+
+            return changed;
         }
     }
 
