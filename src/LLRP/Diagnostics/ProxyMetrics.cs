@@ -73,7 +73,7 @@ internal sealed class ProxyMetrics
     /// <param name="destination">The <c>destination</c> tag, or default when none was chosen.</param>
     public void ForwardingFailed(ForwarderError error, KeyValuePair<string, object?> destination)
     {
-        var type = new KeyValuePair<string, object?>("error.type", ErrorNames[(int)error]);
+        var type = ErrorType(error);
         if (destination.Key is null)
         {
             _forwardingErrors.Add(1, type);
@@ -87,7 +87,7 @@ internal sealed class ProxyMetrics
     public void Retried(KeyValuePair<string, object?> destination) => _retries.Add(1, destination);
 
     public void DestinationFailed(ForwarderError error, KeyValuePair<string, object?> destination)
-        => _destinationFailures.Add(1, new KeyValuePair<string, object?>("error.type", ErrorNames[(int)error]), destination);
+        => _destinationFailures.Add(1, ErrorType(error), destination);
 
     public void DestinationEjected(KeyValuePair<string, object?> destination) => _ejections.Add(1, destination);
 
@@ -106,4 +106,7 @@ internal sealed class ProxyMetrics
     }
 
     public void TunnelClosed() => _activeTunnels.Add(-1);
+
+    /// <summary>The <c>error.type</c> tag of a forwarding failure, from names built once.</summary>
+    private static KeyValuePair<string, object?> ErrorType(ForwarderError error) => new("error.type", ErrorNames[(int)error]);
 }
