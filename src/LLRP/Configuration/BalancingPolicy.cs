@@ -17,4 +17,10 @@ public enum BalancingPolicy
 
     /// <summary>Each request goes to the next destination of a smooth weighted round robin (as nginx's): weight 3 gets 3 turns in 4 against weight 1, interleaved.</summary>
     WeightedRoundRobin,
+
+    /// <summary>Each request goes to an available destination drawn at random (YARP's <c>Random</c>).</summary>
+    Random,
+
+    /// <summary>Each request goes to the first available destination by name (YARP's <c>FirstAlphabetical</c>): a fail-over order.</summary>
+    FirstAlphabetical,
 }

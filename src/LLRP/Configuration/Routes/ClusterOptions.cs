@@ -1,0 +1,37 @@
+namespace LLRP.Configuration.Routes;
+
+/// <summary>
+/// One cluster of the <c>ReverseProxy:Clusters</c> section (YARP's <c>ClusterConfig</c>), or the implicit cluster of
+/// <c>downstream</c>: its destinations and how a request's destination is chosen among them. What the section leaves
+/// out comes from the top-level keys (<c>balancing</c>, <c>health.*</c>, <c>retries.max</c>, <c>limits.*PerDestination</c>).
+/// </summary>
+/// <param name="Id">The cluster's key in the section, as logs and metrics name it.</param>
+/// <param name="Destinations">At least one, at most <see cref="ProxyOptionsReader.MaxDestinations"/>.</param>
+/// <param name="Balancing">How a destination is chosen (<c>LoadBalancingPolicy</c>).</param>
+/// <param name="PassiveHealth">Ejection after transport failures (<c>HealthCheck:Passive</c>).</param>
+/// <param name="ActiveHealth">Probes (<c>HealthCheck:Active</c>); null when off.</param>
+/// <param name="AvailableDestinations">Which destinations take requests (<c>HealthCheck:AvailableDestinationsPolicy</c>).</param>
+/// <param name="Affinity">Session affinity (<c>SessionAffinity</c>); null when off.</param>
+/// <param name="MaxRetries">Other destinations an unanswered request may go to (<c>Metadata:Llrp.Retries</c>, else <c>retries.max</c>).</param>
+/// <param name="MaxRequestsPerDestination">
+/// Most requests in flight to one destination, each on its own upstream connection (<c>HttpClient:MaxConnectionsPerServer</c>,
+/// else <c>limits.maxConnectionsPerDestination</c>); 0 = unlimited.
+/// </param>
+/// <param name="MaxQueuedPerDestination">Requests that may wait for a slot (<c>Metadata:Llrp.MaxQueuedPerDestination</c>, else <c>limits.maxQueuedPerDestination</c>).</param>
+/// <param name="QueueTimeout">How long a request may wait for a slot (<c>Metadata:Llrp.QueueTimeoutMs</c>, else <c>limits.queueTimeoutMs</c>).</param>
+/// <param name="ResponseHeadersTimeout">From the request sent to the response head (<c>HttpRequest:ActivityTimeout</c>, else <c>timeouts.responseHeadersMs</c>).</param>
+/// <param name="DangerousAcceptAnyServerCertificate">Any certificate of an <c>https</c> destination is accepted (<c>HttpClient:DangerousAcceptAnyServerCertificate</c>, else <c>tls.downstreamInsecure</c>).</param>
+public sealed record ClusterOptions(
+    string Id,
+    IReadOnlyList<DestinationOptions> Destinations,
+    BalancingPolicy Balancing,
+    PassiveHealthOptions PassiveHealth,
+    ActiveHealthOptions? ActiveHealth,
+    AvailableDestinationsPolicy AvailableDestinations,
+    SessionAffinityOptions? Affinity,
+    int MaxRetries,
+    int MaxRequestsPerDestination,
+    int MaxQueuedPerDestination,
+    TimeSpan QueueTimeout,
+    TimeSpan ResponseHeadersTimeout,
+    bool DangerousAcceptAnyServerCertificate);
