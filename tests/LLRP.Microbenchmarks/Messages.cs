@@ -1,5 +1,6 @@
 using System.Text;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Http1;
 using LLRP.Proxy;
 
@@ -9,7 +10,7 @@ namespace LLRP.Microbenchmarks;
 internal static class Messages
 {
     /// <summary>The proxy's default configuration.</summary>
-    public static readonly ProxyOptions Defaults = new() { Destinations = [] };
+    public static readonly ProxyOptions Defaults = new() { Destinations = [], Routing = RoutingOptions.Unread };
 
     /// <summary>The proxy's default request head limits.</summary>
     public static readonly RequestLimits Limits = ClientSessionServices.RequestLimitsOf(Defaults);

@@ -5,6 +5,7 @@ using System.Text;
 using BenchmarkDotNet.Attributes;
 using System.Diagnostics.Metrics;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Microbenchmarks.InMemory;
 using LLRP.Proxy;
@@ -36,7 +37,8 @@ public class RoundTripBenchmarks
     public void Setup()
     {
         var downstream = DownstreamEndpoint.TryParse("http://127.0.0.1:8081")!;
-        var options = new ProxyOptions { Destinations = [new DestinationOptions(downstream, 1)] };
+        var unrouted = new ProxyOptions { Destinations = [new DestinationOptions(downstream, 1)], Routing = RoutingOptions.Unread };
+        var options = unrouted with { Routing = RoutingOptionsReader.Implicit(unrouted.Destinations, unrouted) };
         var metrics = new ProxyMetrics(new ServiceCollection().AddMetrics().BuildServiceProvider().GetRequiredService<IMeterFactory>());
         var destinations = new DestinationRegistry(options, metrics);
         var (clientSide, proxySide) = DuplexPipe.CreatePair(Inline);

@@ -62,4 +62,39 @@ public static class ConfigurationKeys
         public const string Address = "address";
         public const string Weight = "weight";
     }
+
+    /// <summary>
+    /// The <c>ReverseProxy</c> section of appsettings.json, in YARP's schema, in place of <see cref="Downstream"/>; LLRP's
+    /// own keys live in YARP's free-form <c>Metadata</c> dictionaries, with the prefix <see cref="MetadataPrefix"/>.
+    /// </summary>
+    public static class ReverseProxySection
+    {
+        public const string Name = "ReverseProxy";
+        public const string Routes = "Routes";
+        public const string Clusters = "Clusters";
+
+        /// <summary>Metadata keys with this prefix are LLRP's, each one known; the others are the user's and ignored.</summary>
+        public const string MetadataPrefix = "Llrp.";
+
+        /// <summary>Cluster metadata: other destinations an unanswered request may go to (else <see cref="MaxRetries"/>).</summary>
+        public const string Retries = "Llrp.Retries";
+
+        /// <summary>Cluster metadata: requests that may wait for a destination at its limit (else <see cref="MaxQueuedPerDestination"/>).</summary>
+        public const string MaxQueued = "Llrp.MaxQueuedPerDestination";
+
+        /// <summary>Cluster metadata: how long a request may wait for a destination, in ms (else <see cref="QueueTimeoutMs"/>).</summary>
+        public const string QueueTimeout = "Llrp.QueueTimeoutMs";
+
+        /// <summary>Cluster metadata: transport failures in a row that eject a destination (else <see cref="PassiveHealthFailures"/>).</summary>
+        public const string PassiveFailures = "Llrp.PassiveConsecutiveFailures";
+
+        /// <summary>Cluster metadata: successful probes in a row that bring a destination back (else <see cref="ActiveHealthyThreshold"/>).</summary>
+        public const string ActiveHealthy = "Llrp.ActiveHealthyThreshold";
+
+        /// <summary>Cluster metadata, YARP's own: failed probes in a row that take a destination out (else <see cref="ActiveUnhealthyThreshold"/>).</summary>
+        public const string ActiveUnhealthy = "ConsecutiveFailuresHealthPolicy.Threshold";
+
+        /// <summary>Destination metadata: its weight, 1 to <see cref="DestinationOptions.MaxWeight"/> (1 unless given).</summary>
+        public const string Weight = "Llrp.Weight";
+    }
 }

@@ -1,4 +1,5 @@
 using System.Security.Cryptography.X509Certificates;
+using LLRP.Configuration.Routes;
 
 namespace LLRP.Configuration;
 
@@ -6,16 +7,23 @@ namespace LLRP.Configuration;
 /// Every setting of the proxy, read once at start-up by <see cref="ProxyOptionsReader"/>.
 /// Each default names where it comes from.
 /// </summary>
-public sealed class ProxyOptions
+public sealed record ProxyOptions
 {
     /// <summary>Key <c>urls</c>: where the proxy listens, <c>;</c>-separated (every interface on port 8080 by default, as the original LLRP).</summary>
     public string Urls { get; init; } = ProxyOptionsReader.DefaultUrls;
 
     /// <summary>
     /// Key <c>downstream</c> (<c>;</c>-separated base URIs, each optionally <c>|w=N</c>) or the <c>destinations</c> section
-    /// of appsettings.json: where requests go, reloaded when appsettings.json changes.
+    /// of appsettings.json: where requests go, reloaded when appsettings.json changes. With a <c>ReverseProxy</c> section,
+    /// the destinations of its first cluster, until every reader of this property reads <see cref="Routing"/>.
     /// </summary>
     public required IReadOnlyList<DestinationOptions> Destinations { get; init; }
+
+    /// <summary>
+    /// The routes and clusters: the <c>ReverseProxy</c> section (YARP's schema), or else the implicit catch-all route to
+    /// one cluster of <see cref="Destinations"/> configured by the top-level keys (<see cref="RoutingOptionsReader.Implicit"/>).
+    /// </summary>
+    public required RoutingOptions Routing { get; init; }
 
     /// <summary>Key <c>balancing</c>: how a destination is chosen (round robin per client connection, as the prototype, by default).</summary>
     public BalancingPolicy Balancing { get; init; } = BalancingPolicy.RoundRobinPerConnection;

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Security.Cryptography.X509Certificates;
 using Microsoft.AspNetCore.Http;
+using LLRP.Configuration.Routes;
 using Microsoft.Extensions.Configuration;
 
 namespace LLRP.Configuration;
@@ -19,22 +20,17 @@ public static class ProxyOptionsReader
 
     public static ProxyOptions Read(IConfiguration configuration)
     {
-        var defaults = new ProxyOptions { Destinations = [] };
+        var defaults = new ProxyOptions { Destinations = [], Routing = RoutingOptions.Unread };
         var (originUrl, origin) = ReadOriginUrl(configuration);
         var urls = ReadUrls(configuration);
         var balancing = ReadBalancing(configuration, defaults.Balancing);
         var configured = ReadDestinations(configuration, balancing);
-        var embedded = configured is null;
+        var reverseProxy = RoutingOptionsReader.IsConfigured(configuration);
+        var embedded = configured is null && !reverseProxy;
         var destinations = configured ?? [new DestinationOptions(origin, 1)];
         var mode = ReadMode(configuration);
         var preserveHost = ReadBool(configuration, ConfigurationKeys.PreserveHost, defaults.PreserveHost);
-        if (preserveHost && mode != ProxyMode.Raw && destinations.Any(destination => destination.Endpoint.IsTls))
-        {
-            // SocketsHttpHandler takes the Host field for SNI, the certificate check and its pool's key: the client would choose them.
-            throw new ProxyConfigurationException(ConfigurationKeys.PreserveHost, "true", "false with an https downstream in the modes over HttpClient (their handler would check the downstream's certificate against the client's Host)");
-        }
-
-        return new ProxyOptions
+        var options = new ProxyOptions
         {
             Urls = urls,
             Destinations = destinations,
@@ -86,7 +82,44 @@ public static class ProxyOptionsReader
             HasCertificatePassword = configuration[ConfigurationKeys.CertificatePassword] is not null,
             ServerCertificate = ReadServerCertificate(configuration, urls),
             DownstreamInsecure = ReadBool(configuration, ConfigurationKeys.DownstreamInsecure, defaults.DownstreamInsecure),
+            Routing = RoutingOptions.Unread,
         };
+        var routing = ReadReverseProxy(configuration, options, configured is not null) ?? RoutingOptionsReader.Implicit(destinations, options);
+        CheckPreserveHost(options, routing);
+        return options with { Routing = routing, Destinations = reverseProxy ? routing.Clusters[0].Destinations : destinations };
+    }
+
+    /// <summary>
+    /// The routing again, when the configuration reloads: the <c>ReverseProxy</c> section, or the implicit route of
+    /// <c>downstream</c> (or the <c>destinations</c> section), with the top-level keys of <paramref name="options"/> (read
+    /// at start-up, not reloaded) for what a cluster leaves out. The bundled origin stays the destination of a proxy that
+    /// started with it while neither is configured. Throws <see cref="ProxyConfigurationException"/> as at start-up.
+    /// </summary>
+    public static RoutingOptions ReadRouting(IConfiguration configuration, ProxyOptions options)
+    {
+        var configured = ReadDestinations(configuration, options.Balancing);
+        var destinations = configured ?? (options.EmbeddedDownstream ? options.Destinations : null);
+        var routing = ReadReverseProxy(configuration, options, configured is not null)
+            ?? (destinations is null
+                ? throw new ProxyConfigurationException(ConfigurationKeys.Downstream, null, $"{ConfigurationKeys.Downstream}, a {ConfigurationKeys.DestinationsSection.Name} section or a {ConfigurationKeys.ReverseProxySection.Name} section")
+                : RoutingOptionsReader.Implicit(destinations, options));
+        CheckPreserveHost(options, routing);
+        return routing;
+    }
+
+    /// <summary>The <c>ReverseProxy</c> section's routing; null without one; refused beside <c>downstream</c> or the <c>destinations</c> section.</summary>
+    private static RoutingOptions? ReadReverseProxy(IConfiguration configuration, ProxyOptions defaults, bool hasDestinations)
+        => hasDestinations && RoutingOptionsReader.IsConfigured(configuration)
+            ? throw new ProxyConfigurationException(ConfigurationKeys.ReverseProxySection.Name, "(a section)", $"either a {ConfigurationKeys.ReverseProxySection.Name} section or {ConfigurationKeys.Downstream} (or a {ConfigurationKeys.DestinationsSection.Name} section), not both")
+            : RoutingOptionsReader.Read(configuration, defaults);
+
+    private static void CheckPreserveHost(ProxyOptions options, RoutingOptions routing)
+    {
+        if (options.PreserveHost && options.Mode != ProxyMode.Raw && routing.Clusters.Any(cluster => cluster.Destinations.Any(destination => destination.Endpoint.IsTls)))
+        {
+            // SocketsHttpHandler takes the Host field for SNI, the certificate check and its pool's key: the client would choose them.
+            throw new ProxyConfigurationException(ConfigurationKeys.PreserveHost, "true", "false with an https downstream in the modes over HttpClient (their handler would check the downstream's certificate against the client's Host)");
+        }
     }
 
     /// <summary><c>urls</c>: <c>;</c>-separated addresses as Kestrel reads them, each <c>http://</c> or <c>https://</c> (or a Unix socket).</summary>
@@ -182,7 +215,7 @@ public static class ProxyOptionsReader
             throw new ProxyConfigurationException(ConfigurationKeys.Downstream, $"{destinations.Count} destinations", $"at most {MaxDestinations} destinations");
         }
 
-        if (balancing is BalancingPolicy.RoundRobin or BalancingPolicy.RoundRobinPerConnection && destinations.FirstOrDefault(d => d.Weight != 1) is { } weighted)
+        if (balancing is BalancingPolicy.RoundRobin or BalancingPolicy.RoundRobinPerConnection or BalancingPolicy.Random or BalancingPolicy.FirstAlphabetical && destinations.FirstOrDefault(d => d.Weight != 1) is { } weighted)
         {
             throw new ProxyConfigurationException(ConfigurationKeys.Balancing, Name(balancing), $"weightedRoundRobin, leastRequests or powerOfTwoChoices, which use weights ({weighted.Endpoint} has weight {weighted.Weight})");
         }

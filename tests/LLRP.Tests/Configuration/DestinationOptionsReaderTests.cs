@@ -63,6 +63,8 @@ public sealed class DestinationOptionsReaderTests
     [Theory]
     [InlineData("roundRobin")]
     [InlineData("roundRobinPerConnection")]
+    [InlineData("random")]
+    [InlineData("firstAlphabetical")]
     public void Weights_WithAPolicyThatIgnoresThem_Throw(string policy)
     {
         var e = Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read(("downstream", "http://a.test|w=2;http://b.test"), ("balancing", policy)));
@@ -143,7 +145,7 @@ public sealed class DestinationOptionsReaderTests
     }
 
     [Theory]
-    [InlineData("balancing", "random")]
+    [InlineData("balancing", "fastest")]
     [InlineData("health.passive.consecutiveFailures", "-1")]
     [InlineData("health.passive.reactivationMs", "0")]
     [InlineData("health.active.path", "healthz")]

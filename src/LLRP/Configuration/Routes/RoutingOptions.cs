@@ -7,4 +7,8 @@ namespace LLRP.Configuration.Routes;
 /// </summary>
 /// <param name="Routes">At least one; each names a cluster of <see cref="Clusters"/>.</param>
 /// <param name="Clusters">At least one; each used by a route or not.</param>
-public sealed record RoutingOptions(IReadOnlyList<RouteOptions> Routes, IReadOnlyList<ClusterOptions> Clusters);
+public sealed record RoutingOptions(IReadOnlyList<RouteOptions> Routes, IReadOnlyList<ClusterOptions> Clusters)
+{
+    /// <summary>No route: what <see cref="ProxyOptions.Routing"/> holds while the top-level keys it is built from are read.</summary>
+    internal static RoutingOptions Unread { get; } = new([], []);
+}

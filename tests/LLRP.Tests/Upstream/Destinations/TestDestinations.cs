@@ -1,5 +1,6 @@
 using System.Diagnostics.Metrics;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Upstream.Destinations;
 using Microsoft.Extensions.DependencyInjection;
@@ -15,11 +16,16 @@ internal static class TestDestinations
     public static ProxyOptions Options(params int[] weights) => EjectedAfter(5, weights);
 
     /// <summary>Destinations of the given weights, ejected after <paramref name="passiveFailures"/> failures in a row.</summary>
-    public static ProxyOptions EjectedAfter(int passiveFailures, params int[] weights) => new()
+    public static ProxyOptions EjectedAfter(int passiveFailures, params int[] weights)
     {
-        PassiveHealthFailures = passiveFailures,
-        Destinations = weights.Select((weight, i) => new DestinationOptions(DownstreamEndpoint.TryParse($"http://{(char)('a' + i)}.test/")!, weight)).ToArray(),
-    };
+        var options = new ProxyOptions
+        {
+            PassiveHealthFailures = passiveFailures,
+            Destinations = weights.Select((weight, i) => new DestinationOptions(DownstreamEndpoint.TryParse($"http://{(char)('a' + i)}.test/")!, weight)).ToArray(),
+            Routing = RoutingOptions.Unread,
+        };
+        return options with { Routing = RoutingOptionsReader.Implicit(options.Destinations, options) };
+    }
 
     /// <summary>The destination's host name: a, b, c….</summary>
     public static string Short(Destination? destination) => destination?.Endpoint.Host[..1] ?? "-";

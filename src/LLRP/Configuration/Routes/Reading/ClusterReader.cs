@@ -1,0 +1,89 @@
+using Microsoft.Extensions.Configuration;
+using ReverseProxyKeys = LLRP.Configuration.ConfigurationKeys.ReverseProxySection;
+
+namespace LLRP.Configuration.Routes.Reading;
+
+/// <summary>
+/// One cluster of <c>ReverseProxy:Clusters</c> (YARP's <c>ClusterConfig</c>); its id is its key. What it leaves out comes
+/// from the top-level keys (<see cref="ClusterOptions"/>).
+/// </summary>
+internal static class ClusterReader
+{
+    private static readonly string[] Keys = ["Destinations", "LoadBalancingPolicy", "SessionAffinity", "HealthCheck", "HttpClient", "HttpRequest", "Metadata"];
+    private static readonly string[] MetadataKeys = [ReverseProxyKeys.Retries, ReverseProxyKeys.MaxQueued, ReverseProxyKeys.QueueTimeout, ReverseProxyKeys.PassiveFailures, ReverseProxyKeys.ActiveHealthy];
+
+    private static readonly Dictionary<string, string> UnsupportedHttpClient = new(StringComparer.OrdinalIgnoreCase)
+    {
+        ["SslProtocols"] = "TLS versions are the system's",
+        ["EnableMultipleHttp2Connections"] = "HTTP/2 to destinations comes later",
+        ["RequestHeaderEncoding"] = "header values are ASCII",
+        ["ResponseHeaderEncoding"] = "header values are ASCII",
+        ["WebProxy"] = "destinations are reached directly",
+    };
+
+    private static readonly Dictionary<string, string> UnsupportedHttpRequest = new(StringComparer.OrdinalIgnoreCase)
+    {
+        ["AllowResponseBuffering"] = "responses are streamed",
+    };
+
+    public static ClusterOptions Read(IConfigurationSection cluster, ProxyOptions defaults)
+    {
+        SectionValue.Children(cluster, "a cluster: a section with Destinations");
+        SectionKeys.Check(cluster, Keys);
+        var metadata = MetadataSection.Check(cluster.GetSection("Metadata"), MetadataKeys);
+        var balancingSection = cluster.GetSection("LoadBalancingPolicy");
+        var balancing = SectionValue.Enum<BalancingPolicy>(balancingSection) ?? defaults.Balancing;
+        var destinations = DestinationReader.Read(cluster.GetSection("Destinations"), balancing, balancingSection);
+        var (passive, active, available) = HealthCheckReader.Read(cluster.GetSection("HealthCheck"), metadata, defaults);
+        var affinity = SessionAffinityReader.Read(cluster.GetSection("SessionAffinity"));
+        var (maxConnections, acceptAnyCertificate) = ReadHttpClient(cluster.GetSection("HttpClient"), defaults);
+        var responseHeadersTimeout = ReadHttpRequest(cluster.GetSection("HttpRequest")) ?? defaults.ResponseHeadersTimeout;
+        var queueTimeoutMs = SectionValue.Int(metadata.GetSection(ReverseProxyKeys.QueueTimeout), 1);
+        return new ClusterOptions(
+            cluster.Key,
+            destinations,
+            balancing,
+            passive,
+            active,
+            available,
+            affinity,
+            SectionValue.Int(metadata.GetSection(ReverseProxyKeys.Retries), 0) ?? defaults.MaxRetries,
+            maxConnections,
+            SectionValue.Int(metadata.GetSection(ReverseProxyKeys.MaxQueued), 0) ?? defaults.MaxQueuedPerDestination,
+            queueTimeoutMs is { } ms ? TimeSpan.FromMilliseconds(ms) : defaults.QueueTimeout,
+            responseHeadersTimeout,
+            acceptAnyCertificate);
+    }
+
+    private static (int MaxConnections, bool AcceptAnyCertificate) ReadHttpClient(IConfigurationSection httpClient, ProxyOptions defaults)
+    {
+        SectionValue.Children(httpClient, "a section with DangerousAcceptAnyServerCertificate, MaxConnectionsPerServer");
+        SectionKeys.Check(httpClient, ["DangerousAcceptAnyServerCertificate", "MaxConnectionsPerServer"], UnsupportedHttpClient);
+        return (
+            SectionValue.Int(httpClient.GetSection("MaxConnectionsPerServer"), 1) ?? defaults.MaxConnectionsPerDestination,
+            SectionValue.Bool(httpClient.GetSection("DangerousAcceptAnyServerCertificate")) ?? defaults.DownstreamInsecure);
+    }
+
+    /// <summary>
+    /// <c>ActivityTimeout</c>, the response head's timeout; <c>Version</c> 1.1 only, and <c>VersionPolicy</c> that keeps it
+    /// (YARP's default, HTTP/2 with fall-back, becomes HTTP/1.1: HTTP/2 to destinations comes later).
+    /// </summary>
+    private static TimeSpan? ReadHttpRequest(IConfigurationSection httpRequest)
+    {
+        SectionValue.Children(httpRequest, "a section with ActivityTimeout, Version, VersionPolicy");
+        SectionKeys.Check(httpRequest, ["ActivityTimeout", "Version", "VersionPolicy"], UnsupportedHttpRequest);
+        var version = httpRequest.GetSection("Version");
+        if (SectionValue.String(version) is { } value && value.Trim() != "1.1")
+        {
+            throw SectionValue.Error(version, "1.1: HTTP/2 and HTTP/3 to destinations are not supported by LLRP yet (they come later)");
+        }
+
+        var policy = httpRequest.GetSection("VersionPolicy");
+        if (SectionValue.OneOf(policy, "RequestVersionOrLower", "RequestVersionExact", "RequestVersionOrHigher") == 2)
+        {
+            throw SectionValue.Error(policy, "RequestVersionOrLower or RequestVersionExact: LLRP speaks HTTP/1.1 to destinations (HTTP/2 comes later)");
+        }
+
+        return SectionValue.Duration(httpRequest.GetSection("ActivityTimeout"));
+    }
+}
