@@ -113,7 +113,7 @@ internal sealed class TransformReader
                 break;
             case "QUERYVALUEPARAMETER":
                 var (action, value) = HeaderTransformReader.SetOrAppend(transform);
-                _query.Add(new(action, QueryName(name), value.Any(char.IsControl) ? throw SectionValue.Error(transform, "a query value without control characters") : value));
+                _query.Add(new(action, QueryName(name), value.Any(char.IsControl) ? throw SectionValue.Error(transform.GetSection(action.ToString()), "a query value without control characters") : value));
                 break;
             case "QUERYREMOVEPARAMETER":
                 _query.Add(new(TransformAction.Remove, QueryName(name), ""));
