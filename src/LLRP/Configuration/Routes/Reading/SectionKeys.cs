@@ -36,7 +36,10 @@ internal static class SectionKeys
         return SectionValue.Error(child, $"unknown key{hint}; known {what} here: {string.Join(", ", known)}");
     }
 
-    /// <summary>The known key at the smallest edit distance from <paramref name="key"/>, when that distance is at most a third of its length (at least 1).</summary>
+    /// <summary>
+    /// The known key at the smallest edit distance from <paramref name="key"/>, when that distance is at most a third of
+    /// its length (at least 1) or when one key starts with the other.
+    /// </summary>
     public static string? Nearest(string key, IEnumerable<string> known)
     {
         var limit = Math.Max(1, key.Length / 3);
@@ -45,6 +48,11 @@ internal static class SectionKeys
         foreach (var candidate in known)
         {
             var distance = EditDistance(key.ToUpperInvariant(), candidate.ToUpperInvariant());
+            if (key.Length >= 4 && (candidate.StartsWith(key, StringComparison.OrdinalIgnoreCase) || key.StartsWith(candidate, StringComparison.OrdinalIgnoreCase)))
+            {
+                distance = Math.Min(distance, limit);
+            }
+
             if (distance <= limit && distance < best)
             {
                 (nearest, best) = (candidate, distance);
