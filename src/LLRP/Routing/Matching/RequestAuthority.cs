@@ -1,0 +1,26 @@
+namespace LLRP.Routing;
+
+/// <summary>A request's authority split into host and port (RFC 3986 §3.2.2, §3.2.3); the port is the scheme's when absent.</summary>
+internal readonly ref struct RequestAuthority
+{
+    public RequestAuthority(ReadOnlySpan<byte> authority, int defaultPort)
+    {
+        var portStart = authority.Length > 0 && authority[0] == (byte)'['
+            ? authority.IndexOf((byte)']') + 1
+            : authority.IndexOf((byte)':');
+        if (portStart <= 0 || portStart >= authority.Length || authority[portStart] != (byte)':')
+        {
+            Name = portStart > 0 && portStart < authority.Length ? authority[..portStart] : authority;
+            Port = defaultPort > 0 ? defaultPort : -1;
+            return;
+        }
+
+        Name = authority[..portStart];
+        Port = int.TryParse(authority[(portStart + 1)..], out var port) && port is >= 0 and <= 65535 ? port : -1;
+    }
+
+    public ReadOnlySpan<byte> Name { get; }
+
+    /// <summary>The port, or -1 when unknown or invalid.</summary>
+    public int Port { get; }
+}
