@@ -4,7 +4,7 @@ namespace LLRP.Routing;
 
 /// <summary>
 /// One of a route's hosts, as ASP.NET Core's <c>HostMatcherPolicy</c> reads it: <c>example.com</c>, <c>*.example.com</c>
-/// (one or more labels), or <c>*</c>, each with an optional <c>:port</c> or <c>:*</c>. A host without a port matches
+/// (one or more labels), an IP literal (<c>[::1]</c>), or <c>*</c>, each with an optional <c>:port</c> or <c>:*</c>. A host without a port matches
 /// every port. Names compare ignoring ASCII case; IDNs are compared as given (punycode to punycode).
 /// </summary>
 internal sealed class HostPattern
@@ -37,19 +37,21 @@ internal sealed class HostPattern
     /// <exception cref="ArgumentException"><paramref name="host"/> is not a host pattern.</exception>
     public static HostPattern Parse(string host)
     {
-        var parts = host.Split(':');
-        if (parts.Length > 2 || parts[0].Length == 0)
+        var nameEnd = host.StartsWith('[') ? host.IndexOf(']') + 1 : host.IndexOf(':') is var colon and >= 0 ? colon : host.Length;
+        var portText = host.AsSpan(nameEnd);
+        if (nameEnd <= 0 || (!portText.IsEmpty && portText[0] != ':') || portText.Count(':') > 1)
         {
-            throw new ArgumentException($"host '{host}' is not a host, '*.' and a domain, or '*', with an optional ':port' or ':*'", nameof(host));
+            throw new ArgumentException(
+                $"host '{host}' is not a host name, an IP literal in brackets, '*.' and a domain, or '*', with an optional ':port' or ':*'", nameof(host));
         }
 
         var port = -1;
-        if (parts.Length == 2 && parts[1] != "*" && (!int.TryParse(parts[1], out port) || port is < 0 or > 65535))
+        if (!portText.IsEmpty && portText[1..] is not "*" && (!int.TryParse(portText[1..], out port) || port is < 0 or > 65535))
         {
             throw new ArgumentException($"host '{host}' has a port that is not a number from 0 to 65535 or '*'", nameof(host));
         }
 
-        var name = parts[0];
+        var name = host[..nameEnd];
         return name == "*"
             ? new HostPattern(null, false, port)
             : name.StartsWith("*.", StringComparison.Ordinal)
