@@ -24,17 +24,18 @@ public sealed class RouteTableHostTests
     [InlineData("example.com:80", 80, false)]
     [InlineData("example.com", 80, false)]
     [InlineData("example.com", 8080, true)]
-    [InlineData("example.com:", 8080, false)]
+    [InlineData("example.com:", 8080, true)]
     [InlineData("example.com:x", 80, false)]
     public void Match_HostWithPort(string host, int defaultPort, bool matches)
         => Assert.Equal(matches ? "r" : null, MatchHost(["example.com:8080"], host, defaultPort));
 
-    /// <summary>RFC 9110 §4.2.3: a missing port is the scheme's default port.</summary>
+    /// <summary>RFC 9110 §4.2.3: a missing or empty port is the scheme's default port.</summary>
     [Fact]
     public void Match_MissingPortIsSchemeDefault_Rfc9110Section4_2_3()
     {
         Assert.Equal("r", MatchHost(["example.com:443"], "example.com", 443));
         Assert.Null(MatchHost(["example.com:443"], "example.com", 80));
+        Assert.Equal("r", MatchHost(["example.com:443"], "example.com:", 443));
     }
 
     [Theory]

@@ -140,6 +140,23 @@ public sealed class RouteTableIndexTests
         Assert.Equal("blue", Text.Of(request.FieldValue(1)));
     }
 
+    /// <summary>RFC 9112 §3.2.4: the asterisk-form's path is "*", taken only by a route for every path.</summary>
+    [Fact]
+    public void Http1RoutableRequest_AsteriskForm_Rfc9112Section3_2_4()
+    {
+        var head = new RequestHead();
+        Assert.True(RequestHeadParser.TryParse(
+            new ReadOnlySequence<byte>(Text.Bytes("OPTIONS * HTTP/1.1\r\nHost: example.com\r\n\r\n")),
+            head,
+            new RequestLimits(8192, 32768, 100),
+            out _));
+        var request = new Http1RoutableRequest(head, 80);
+
+        Assert.Equal("*", Text.Of(request.Path));
+        Assert.True(Table(Route("param", "/{id}"), Route("all")).TryMatch(ref request, out var match));
+        Assert.Equal("all", match.Value);
+    }
+
     /// <summary>RFC 9112 §3.2.2: an absolute-form target's authority is the host routed on; its path and query are split as for origin-form.</summary>
     [Fact]
     public void Http1RoutableRequest_AbsoluteFormAuthority_Rfc9112Section3_2_2()

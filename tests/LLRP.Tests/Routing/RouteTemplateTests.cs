@@ -108,6 +108,14 @@ public sealed class RouteTemplateTests
         Assert.Null(table.Match("/a"));
     }
 
+    /// <summary>RFC 9110 §4.2.3: an empty path is equivalent to "/".</summary>
+    [Fact]
+    public void Match_EmptyPathIsRoot_Rfc9110Section4_2_3()
+    {
+        Assert.Equal("root", Table(Route("root", "/")).Match(""));
+        Assert.Equal("", Table(Route("all", "/{**rest}")).Capture("", "rest"));
+    }
+
     [Fact]
     public void Match_ManySegmentsAndParameters()
     {

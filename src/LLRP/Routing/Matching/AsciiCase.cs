@@ -47,6 +47,18 @@ internal static class AsciiCase
         return false;
     }
 
+    /// <summary>A string equal for keys equal under <see cref="EqualsIgnoreCase"/>, for grouping keys while a table is built.</summary>
+    public static string FoldedKey(ReadOnlySpan<byte> value)
+    {
+        var folded = new byte[value.Length];
+        for (var i = 0; i < value.Length; i++)
+        {
+            folded[i] = Fold(value[i]);
+        }
+
+        return Convert.ToHexString(folded);
+    }
+
     /// <summary>FNV-1a over the folded bytes: equal under <see cref="EqualsIgnoreCase"/> means equal hashes.</summary>
     public static uint Hash(ReadOnlySpan<byte> value)
     {

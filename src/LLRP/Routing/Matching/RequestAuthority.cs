@@ -1,6 +1,6 @@
 namespace LLRP.Routing;
 
-/// <summary>A request's authority split into host and port (RFC 3986 §3.2.2, §3.2.3); the port is the scheme's when absent.</summary>
+/// <summary>A request's authority split into host and port (RFC 3986 §3.2.2, §3.2.3); the port is the scheme's when absent or empty (RFC 9110 §4.2.3).</summary>
 internal readonly ref struct RequestAuthority
 {
     public RequestAuthority(ReadOnlySpan<byte> authority, int defaultPort)
@@ -16,7 +16,10 @@ internal readonly ref struct RequestAuthority
         }
 
         Name = authority[..portStart];
-        Port = int.TryParse(authority[(portStart + 1)..], out var port) && port is >= 0 and <= 65535 ? port : -1;
+        var portText = authority[(portStart + 1)..];
+        Port = portText.IsEmpty
+            ? defaultPort > 0 ? defaultPort : -1
+            : int.TryParse(portText, out var port) && port is >= 0 and <= 65535 ? port : -1;
     }
 
     public ReadOnlySpan<byte> Name { get; }

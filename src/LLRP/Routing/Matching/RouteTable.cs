@@ -1,4 +1,3 @@
-using System.Text;
 using LLRP.Configuration.Routes;
 
 namespace LLRP.Routing;
@@ -21,7 +20,7 @@ internal sealed class RouteTable<TValue>
         _routes = [.. routes
             .Select(r => new Route<TValue>(r.Route, new RouteConditions(r.Route), r.Value))
             .OrderBy(r => r.Conditions, RoutePrecedence.Instance)];
-        var byHost = new Dictionary<string, (byte[] Name, List<(int, RouteTemplate)> Routes)>(StringComparer.OrdinalIgnoreCase);
+        var byHost = new Dictionary<string, (byte[] Name, List<(int, RouteTemplate)> Routes)>(StringComparer.Ordinal);
         var otherHosts = new List<(int, RouteTemplate)>();
         for (var rank = 0; rank < _routes.Length; rank++)
         {
@@ -32,9 +31,9 @@ internal sealed class RouteTable<TValue>
                 continue;
             }
 
-            foreach (var name in names.DistinctBy(n => Encoding.Latin1.GetString(n), StringComparer.OrdinalIgnoreCase))
+            foreach (var name in names.DistinctBy(n => AsciiCase.FoldedKey(n)))
             {
-                var key = Encoding.Latin1.GetString(name);
+                var key = AsciiCase.FoldedKey(name);
                 if (!byHost.TryGetValue(key, out var entry))
                 {
                     byHost[key] = entry = (name, []);

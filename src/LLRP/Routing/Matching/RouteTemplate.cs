@@ -117,17 +117,18 @@ internal sealed class RouteTemplate
         var body = template.StartsWith("~/", StringComparison.Ordinal) ? template.AsSpan(2) : template.AsSpan();
         body = body.StartsWith('/') ? body[1..] : body;
         body = body.EndsWith('/') ? body[..^1] : body;
+        if (body.IsEmpty)
+        {
+            parsed = new RouteTemplate(template, [], false, []);
+            return null;
+        }
+
         var segments = new List<TemplateSegment>();
         var names = new List<string>();
         var hasCatchAll = false;
         foreach (var range in body.Split('/'))
         {
             var text = body[range];
-            if (body.IsEmpty)
-            {
-                break;
-            }
-
             if (hasCatchAll)
             {
                 return Refuse(template, "a catch-all parameter must be the last segment");

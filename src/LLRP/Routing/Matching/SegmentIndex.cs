@@ -1,5 +1,3 @@
-using System.Text;
-
 namespace LLRP.Routing;
 
 /// <summary>
@@ -28,7 +26,7 @@ internal sealed class SegmentIndex
                 continue;
             }
 
-            var folded = Encoding.Latin1.GetString([.. first.Select(AsciiCase.Fold)]);
+            var folded = AsciiCase.FoldedKey(first);
             if (!byKey.TryGetValue(folded, out var entry))
             {
                 byKey[folded] = entry = (first, []);
