@@ -5,18 +5,12 @@ internal readonly ref struct RequestAuthority
 {
     public RequestAuthority(ReadOnlySpan<byte> authority, int defaultPort)
     {
-        var portStart = authority.Length > 0 && authority[0] == (byte)'['
+        var nameEnd = authority.Length > 0 && authority[0] == (byte)'['
             ? authority.IndexOf((byte)']') + 1
             : authority.IndexOf((byte)':');
-        if (portStart <= 0 || portStart >= authority.Length || authority[portStart] != (byte)':')
-        {
-            Name = portStart > 0 && portStart < authority.Length ? authority[..portStart] : authority;
-            Port = defaultPort > 0 ? defaultPort : -1;
-            return;
-        }
-
-        Name = authority[..portStart];
-        var portText = authority[(portStart + 1)..];
+        var hasPort = nameEnd > 0 && nameEnd < authority.Length && authority[nameEnd] == (byte)':';
+        Name = hasPort ? authority[..nameEnd] : authority;
+        var portText = hasPort ? authority[(nameEnd + 1)..] : default;
         Port = portText.IsEmpty
             ? defaultPort > 0 ? defaultPort : -1
             : int.TryParse(portText, out var port) && port is >= 0 and <= 65535 ? port : -1;

@@ -131,7 +131,7 @@ internal sealed class RouteTemplate
             var text = body[range];
             if (hasCatchAll)
             {
-                return Refuse(template, "a catch-all parameter must be the last segment");
+                return Refuse(template, "a segment after the catch-all parameter");
             }
 
             if (text.IsEmpty)
