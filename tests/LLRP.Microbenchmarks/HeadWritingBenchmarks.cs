@@ -3,6 +3,7 @@ using System.Text;
 using BenchmarkDotNet.Attributes;
 using LLRP.Configuration;
 using LLRP.Http1;
+using LLRP.Http1.Transforms;
 using LLRP.Proxy;
 
 namespace LLRP.Microbenchmarks;
@@ -40,7 +41,7 @@ public class HeadWritingBenchmarks
     {
         _output.ResetWrittenCount();
         var writer = new BufferWriter<ArrayBufferWriter<byte>>(_output, 1024);
-        ResponseHeadWriter.Write(ref writer, _response, new ResponseFraming(BodyFraming.ContentLength, Close: false, Http10KeepAlive: false));
+        ResponseHeadWriter.Write(ref writer, _response, new ResponseFraming(BodyFraming.ContentLength, Close: false, Http10KeepAlive: false), ResponseTransforms.None);
         writer.Commit();
         return _output.WrittenCount;
     }

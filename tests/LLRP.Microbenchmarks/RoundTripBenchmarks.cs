@@ -9,7 +9,7 @@ using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Microbenchmarks.InMemory;
 using LLRP.Proxy;
-using LLRP.Upstream.Destinations;
+using LLRP.Routing;
 using LLRP.Upstream.Sockets;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting.Internal;
@@ -40,7 +40,6 @@ public class RoundTripBenchmarks
         var unrouted = new ProxyOptions { Destinations = [new DestinationOptions(downstream, 1)], Routing = RoutingOptions.Unread };
         var options = unrouted with { Routing = RoutingOptionsReader.Implicit(unrouted.Destinations, unrouted) };
         var metrics = new ProxyMetrics(new ServiceCollection().AddMetrics().BuildServiceProvider().GetRequiredService<IMeterFactory>());
-        var destinations = new DestinationRegistry(options, metrics);
         var (clientSide, proxySide) = DuplexPipe.CreatePair(Inline);
         _client = clientSide;
         var services = new ClientSessionServices(
@@ -49,8 +48,7 @@ public class RoundTripBenchmarks
             metrics,
             new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance)),
             new FailureLog(NullLogger.Instance),
-            destinations,
-            new LoadBalancer(destinations, options.Balancing));
+            new Router(options.Routing, metrics));
         var connection = new ClientSession(new InMemoryConnection(proxySide), services);
         _connection = connection.RunAsync();
         _responseLength = Encoding.ASCII.GetByteCount("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nDate: Sun, 22 Nov 2026 06:00:00 GMT\r\nServer: Kestrel\r\nContent-Length: 10\r\n\r\nabcdefghij");

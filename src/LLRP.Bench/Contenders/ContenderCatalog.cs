@@ -68,6 +68,7 @@ public static class ContenderCatalog
             new Contender { Name = "direct", Description = "no proxy: wrk → origin", Kind = ContenderKind.Direct },
             Llrp("llrp-raw-perclient", "LLRP raw mode, one upstream connection per client connection", "--mode=raw", "--upstreamConnections=perClient"),
             Llrp("llrp-raw-pooled", "LLRP raw mode, pooled upstream connections", "--mode=raw", "--upstreamConnections=pooled"),
+            Routed(Llrp("llrp-raw-pooled-100routes", "LLRP raw mode, pooled, 100 routes of a ReverseProxy section; the load takes the last", "--mode=raw", "--upstreamConnections=pooled")),
             Balanced(Llrp("llrp-raw-pooled-roundrobin", "LLRP raw mode, pooled, a destination per request in turn", "--mode=raw", "--upstreamConnections=pooled", "--balancing=roundRobin"), "roundRobin"),
             Balanced(Llrp("llrp-raw-pooled-leastrequests", "LLRP raw mode, pooled, the destination with the fewest requests in flight", "--mode=raw", "--upstreamConnections=pooled", "--balancing=leastRequests"), "leastRequests"),
             Balanced(Llrp("llrp-raw-pooled-p2c", "LLRP raw mode, pooled, the less busy of two random destinations", "--mode=raw", "--upstreamConnections=pooled", "--balancing=powerOfTwoChoices"), "powerOfTwoChoices"),
@@ -101,6 +102,36 @@ public static class ContenderCatalog
             UnavailableReason = NotBuilt(built),
         });
     }
+
+    /// <summary>
+    /// A variant of an LLRP contender whose request goes through a table of <see cref="RoutedTableSize"/> routes given as
+    /// <c>ReverseProxy</c> keys on the command line: 99 routes of distinct first segments (a third of them on a host of
+    /// their own), then the catch-all route the load takes, to one cluster of the origin. It takes one origin.
+    /// </summary>
+    private static Contender Routed(Contender contender)
+    {
+        var routes = Enumerable.Range(0, RoutedTableSize - 1).SelectMany(i => (IEnumerable<string>)
+        [
+            $"--ReverseProxy:Routes:r{i}:ClusterId=origin",
+            $"--ReverseProxy:Routes:r{i}:Match:Path=/r{i}/{{**rest}}",
+            .. i % 3 == 0 ? [$"--ReverseProxy:Routes:r{i}:Match:Hosts:0=h{i}.example"] : Array.Empty<string>(),
+        ]);
+        return contender with
+        {
+            Arguments =
+            [
+                .. contender.Arguments.Where(argument => !argument.StartsWith("--downstream=", StringComparison.Ordinal)),
+                .. routes,
+                "--ReverseProxy:Routes:all:ClusterId=origin",
+                "--ReverseProxy:Routes:all:Match:Path={**catch-all}",
+                $"--ReverseProxy:Clusters:origin:Destinations:o:Address={Contender.OriginsToken}",
+            ],
+            Balancing = null,
+        };
+    }
+
+    /// <summary>The routes of <see cref="Routed"/> contenders.</summary>
+    private const int RoutedTableSize = 100;
 
     /// <summary>A variant of a contender that differs in how it balances only, so it runs only the shapes with several origins.</summary>
     private static Contender Balanced(Contender contender, string policy) => contender with { Balancing = policy, BalancingOnly = true };

@@ -14,6 +14,7 @@ public static class ConfigurationKeys
     public const string ActiveHealthyThreshold = "health.active.healthyThreshold";
     public const string ActiveUnhealthyThreshold = "health.active.unhealthyThreshold";
     public const string MaxRetries = "retries.max";
+    public const string RetryUnsentAnyMethod = "retries.unsentAnyMethod";
     public const string MaxConnectionsPerDestination = "limits.maxConnectionsPerDestination";
     public const string MaxQueuedPerDestination = "limits.maxQueuedPerDestination";
     public const string QueueTimeoutMs = "limits.queueTimeoutMs";

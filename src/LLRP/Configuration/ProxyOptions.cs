@@ -55,6 +55,13 @@ public sealed record ProxyOptions
     /// <summary>Key <c>retries.max</c>: how many other destinations an idempotent request may be sent to after a failure that left it unanswered (0 = none).</summary>
     public int MaxRetries { get; init; } = 1;
 
+    /// <summary>
+    /// Key <c>retries.unsentAnyMethod</c>: a request that was never sent (the connect or the TLS handshake to its
+    /// destination failed) goes to another destination whatever its method, within <c>retries.max</c>; on by default, as
+    /// nginx and HAProxy retry a failed connect. Off: only idempotent requests are retried.
+    /// </summary>
+    public bool RetryUnsentAnyMethod { get; init; } = true;
+
     /// <summary>Key <c>limits.maxConnectionsPerDestination</c>: most requests (batches) in flight to one destination; 0 = unlimited.</summary>
     public int MaxConnectionsPerDestination { get; init; }
 

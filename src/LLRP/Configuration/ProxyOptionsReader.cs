@@ -43,6 +43,7 @@ public static class ProxyOptionsReader
             ActiveHealthyThreshold = ReadInt(configuration, ConfigurationKeys.ActiveHealthyThreshold, defaults.ActiveHealthyThreshold, 1),
             ActiveUnhealthyThreshold = ReadInt(configuration, ConfigurationKeys.ActiveUnhealthyThreshold, defaults.ActiveUnhealthyThreshold, 1),
             MaxRetries = ReadInt(configuration, ConfigurationKeys.MaxRetries, defaults.MaxRetries, 0),
+            RetryUnsentAnyMethod = ReadBool(configuration, ConfigurationKeys.RetryUnsentAnyMethod, defaults.RetryUnsentAnyMethod),
             MaxConnectionsPerDestination = ReadInt(configuration, ConfigurationKeys.MaxConnectionsPerDestination, defaults.MaxConnectionsPerDestination, 0),
             MaxQueuedPerDestination = ReadInt(configuration, ConfigurationKeys.MaxQueuedPerDestination, defaults.MaxQueuedPerDestination, 0),
             QueueTimeout = ReadMilliseconds(configuration, ConfigurationKeys.QueueTimeoutMs, defaults.QueueTimeout),

@@ -40,4 +40,10 @@ internal enum ForwarderError : byte
 
     /// <summary>The request waited <c>limits.queueTimeoutMs</c> for a slot of the destination's limit: 503.</summary>
     QueueTimeout,
+
+    /// <summary>No route takes the request: 404.</summary>
+    NoRoute,
+
+    /// <summary>The destination a request's affinity names is not available and the cluster's failure policy is <c>Return503Error</c>: 503.</summary>
+    AffinityDestinationUnavailable,
 }

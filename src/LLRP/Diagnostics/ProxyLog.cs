@@ -23,9 +23,9 @@ internal static partial class ProxyLog
     [LoggerMessage(5, LogLevel.Information, "Destination {Destination} is up again: {Successes} successful health probes in a row")]
     public static partial void DestinationProbedUp(ILogger logger, string destination, int successes);
 
-    [LoggerMessage(6, LogLevel.Information, "Destinations reloaded from the configuration: {Destinations}")]
-    public static partial void DestinationsReloaded(ILogger logger, string destinations);
+    [LoggerMessage(6, LogLevel.Information, "Routes and clusters reloaded from the configuration: {Routing}")]
+    public static partial void RoutingReloaded(ILogger logger, string routing);
 
-    [LoggerMessage(7, LogLevel.Error, "The reloaded configuration's destinations were ignored, the current ones stay: {Error}")]
-    public static partial void DestinationsReloadRefused(ILogger logger, string error);
+    [LoggerMessage(7, LogLevel.Error, "The reloaded configuration's routes and clusters were ignored, the current ones stay: {Error}")]
+    public static partial void RoutingReloadRefused(ILogger logger, string error);
 }

@@ -11,8 +11,11 @@ internal sealed class ProxyMetrics
 {
     public const string MeterName = "LLRP";
 
-    /// <summary>The tag naming the destination of a measurement: its base URI.</summary>
+    /// <summary>The tag naming the destination of a measurement: its base URI, or <c>cluster/name</c> in a <c>ReverseProxy</c> cluster.</summary>
     public const string DestinationTag = "destination";
+
+    /// <summary>The tag naming the cluster of a destination's gauges.</summary>
+    public const string ClusterTag = "cluster";
 
     private static readonly string[] ErrorNames = Enum.GetNames<ForwarderError>();
 
@@ -30,6 +33,7 @@ internal sealed class ProxyMetrics
     private readonly Counter<long> _ejections;
     private readonly Counter<long> _destinationFailures;
     private readonly Counter<long> _rejectedConnections;
+    private readonly Counter<long> _unrouted;
 
     public ProxyMetrics(IMeterFactory meterFactory)
     {
@@ -47,6 +51,7 @@ internal sealed class ProxyMetrics
         _retries = meter.CreateCounter<long>("llrp.retries", "{retry}", "Requests sent again to another destination after the one tagged failed them.");
         _ejections = meter.CreateCounter<long>("llrp.destination.ejections", "{ejection}", "Destinations ejected by passive health.");
         _destinationFailures = meter.CreateCounter<long>("llrp.destination.failures", "{failure}", "Transport failures of each attempt on a destination, retried or not, by kind: what passive health counts.");
+        _unrouted = meter.CreateCounter<long>("llrp.requests.unrouted", "{request}", "Requests no route takes, answered 404.");
         _rejectedConnections = meter.CreateCounter<long>("llrp.client.rejected_connections", "{connection}", "Client connections answered 503 and closed at limits.maxClientConnections.");
     }
 
@@ -90,6 +95,8 @@ internal sealed class ProxyMetrics
         => _destinationFailures.Add(1, ErrorType(error), destination);
 
     public void DestinationEjected(KeyValuePair<string, object?> destination) => _ejections.Add(1, destination);
+
+    public void RequestUnrouted() => _unrouted.Add(1);
 
     public void ClientConnectionRejected() => _rejectedConnections.Add(1);
 

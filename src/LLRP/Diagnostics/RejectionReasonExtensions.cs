@@ -2,17 +2,6 @@ namespace LLRP.Diagnostics;
 
 internal static class RejectionReasonExtensions
 {
-    /// <summary>The status code for a client request rejected for this reason.</summary>
-    public static int StatusCode(this RejectionReason reason) => reason switch
-    {
-        RejectionReason.RequestLineTooLong => 414,
-        RejectionReason.HeadersTooLarge or RejectionReason.TooManyHeaders => 431,
-        RejectionReason.UnsupportedVersion => 505,
-        RejectionReason.UnsupportedMethod or RejectionReason.AsteriskFormNotForwarded or RejectionReason.MethodTooLong or RejectionReason.UnsupportedTransferCoding => 501,
-        RejectionReason.BodyTooLarge => 413,
-        _ => 400,
-    };
-
     public static string Describe(this RejectionReason reason) => reason switch
     {
         RejectionReason.InvalidRequestLine => "malformed request line",
@@ -47,6 +36,5 @@ internal static class RejectionReasonExtensions
         RejectionReason.InvalidTrailer => "invalid trailer section",
         RejectionReason.UnexpectedEndOfBody => "connection closed before the end of the body",
         RejectionReason.InvalidStatusLine => "malformed status line",
-        _ => reason.ToString(),
     };
 }

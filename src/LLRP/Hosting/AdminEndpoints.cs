@@ -1,5 +1,5 @@
 using LLRP.Diagnostics;
-using LLRP.Upstream.Destinations;
+using LLRP.Routing;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -29,7 +29,7 @@ internal static class AdminEndpoints
     public static void Map(WebApplication app)
     {
         app.MapPrometheusScrapingEndpoint(MetricsPath);
-        app.MapGet(HealthPath, (DestinationRegistry destinations) => destinations.AnyAvailable(Environment.TickCount64)
+        app.MapGet(HealthPath, (Router router) => router.AnyAvailable(Environment.TickCount64)
             ? Results.Text("healthy\n")
             : Results.Text("unhealthy\n", statusCode: StatusCodes.Status503ServiceUnavailable));
     }

@@ -11,7 +11,7 @@ namespace LLRP.Hosting;
 /// <summary>
 /// Builds the proxy: Kestrel's sockets transport with <see cref="ProxyConnectionHandler"/> on every endpoint of
 /// <c>urls</c> (<see cref="ProxyEndpoints"/>), the admin listener when configured (<see cref="AdminEndpoints"/>), and the
-/// hot reload of destinations (<see cref="DestinationReloader"/>).
+/// hot reload of routes and clusters (<see cref="RoutingReloader"/>).
 /// </summary>
 public static class ProxyHost
 {
@@ -35,7 +35,7 @@ public static class ProxyHost
         }
 
         builder.Services.AddProxyServices(options);
-        DestinationReloader.Register(builder.Services, builder.Configuration, options.Balancing);
+        RoutingReloader.Register(builder.Services, builder.Configuration, options);
         if (options.AdminUrls is not null)
         {
             AdminEndpoints.AddServices(builder.Services);

@@ -2,7 +2,7 @@ using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Proxy;
 using LLRP.Upstream;
-using LLRP.Upstream.Destinations;
+using LLRP.Routing;
 using LLRP.Upstream.HttpClient;
 using LLRP.Upstream.LightContext;
 using LLRP.Upstream.Sockets;
@@ -21,13 +21,9 @@ internal static class ProxyServiceCollectionExtensions
         services.AddSingleton<ProxyMetrics>();
         services.AddSingleton<ClientConnectionTracker>();
         services.AddSingleton(provider => new FailureLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Proxy")));
-        services.AddSingleton<DestinationRegistry>();
-        services.AddSingleton(provider => new LoadBalancer(provider.GetRequiredService<DestinationRegistry>(), options.Balancing));
+        services.AddSingleton(provider => new Router(options.Routing, provider.GetRequiredService<ProxyMetrics>()));
         services.AddSingleton<ClientSessionServices>();
-        if (options.ActiveHealthPath is not null)
-        {
-            services.AddHostedService<ActiveHealthProber>();
-        }
+        services.AddHostedService<ActiveHealthProber>();
 
         if (options.Mode == ProxyMode.Raw)
         {

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Microsoft.Extensions.DependencyInjection;
@@ -18,6 +19,33 @@ public static class StartupReport
         var origin = app.Services.GetService<EmbeddedDownstreamService>()?.Addresses ?? [];
         var transportQueues = app.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value.IOQueueCount;
         return Describe(app.Services.GetRequiredService<ProxyOptions>(), [.. app.Urls], origin, transportQueues);
+    }
+
+    /// <summary>A route's match in one line: path, hosts, methods, and how many header and query conditions.</summary>
+    private static string RouteMatch(RouteMatchOptions match)
+    {
+        var parts = new List<string> { match.Path ?? "(any path)" };
+        if (match.Hosts.Count > 0)
+        {
+            parts.Add("hosts " + string.Join(',', match.Hosts));
+        }
+
+        if (match.Methods.Count > 0)
+        {
+            parts.Add("methods " + string.Join(',', match.Methods));
+        }
+
+        if (match.Headers.Count > 0)
+        {
+            parts.Add($"{match.Headers.Count} header condition(s)");
+        }
+
+        if (match.QueryParameters.Count > 0)
+        {
+            parts.Add($"{match.QueryParameters.Count} query condition(s)");
+        }
+
+        return string.Join(", ", parts);
     }
 
     /// <param name="options">The effective configuration.</param>
@@ -43,6 +71,27 @@ public static class StartupReport
         }
 
         text.AppendLine();
+        if (options.Routing.Routes is not [{ Id: RoutingOptionsReader.ImplicitId }])
+        {
+            foreach (var route in options.Routing.Routes)
+            {
+                text.Append("  route ").Append(route.Id).Append(": ").Append(RouteMatch(route.Match))
+                    .Append(" -> cluster ").Append(route.ClusterId).AppendLine();
+            }
+
+            foreach (var cluster in options.Routing.Clusters)
+            {
+                text.Append("  cluster ").Append(cluster.Id).Append(": ")
+                    .AppendJoin(';', cluster.Destinations.Select(d => $"{d.Name}={d.Endpoint}{(d.Weight == 1 ? "" : $"|w={d.Weight}")}"))
+                    .Append(", ").Append(ProxyOptionsReader.Name(cluster.Balancing))
+                    .Append(", retries ").Append(cluster.MaxRetries)
+                    .Append(", passive health ").Append(cluster.PassiveHealth.ConsecutiveFailures == 0 ? "off" : Number(cluster.PassiveHealth.ConsecutiveFailures))
+                    .Append(", active health ").Append(cluster.ActiveHealth?.Path ?? "off")
+                    .Append(cluster.Affinity is { } affinity ? $", affinity {affinity.Policy} {affinity.KeyName}" : "")
+                    .AppendLine();
+            }
+        }
+
         Line(text,
             (K.Mode, Mode(options.Mode)),
             (K.HttpClientFlag, Flag(options.Mode == ProxyMode.HttpClient)),
@@ -51,6 +100,7 @@ public static class StartupReport
         Line(text,
             (K.Balancing, ProxyOptionsReader.Name(options.Balancing)),
             (K.MaxRetries, Number(options.MaxRetries)),
+            (K.RetryUnsentAnyMethod, Flag(options.RetryUnsentAnyMethod)),
             (K.PassiveHealthFailures, options.PassiveHealthFailures == 0 ? "0 (off)" : Number(options.PassiveHealthFailures)),
             (K.PassiveHealthReactivationMs, Milliseconds(options.PassiveHealthReactivation)));
         Line(text,

@@ -1,17 +1,20 @@
 using System.Buffers;
+using LLRP.Configuration.Routes;
+using LLRP.Http1.Transforms;
 
 namespace LLRP.Http1;
 
 /// <summary>
 /// Re-emits a downstream response head for the client (RFC 9110 §7.6, RFC 9112 §6), for every mode: hop-by-hop fields
-/// removed (with the fields the downstream's <c>Connection</c> names), framing and persistence re-computed.
+/// removed (with the fields the downstream's <c>Connection</c> names), framing and persistence re-computed, and the
+/// route's response transforms applied to a final response.
 /// </summary>
 internal static class ResponseHeadWriter
 {
-    public static void Write<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head, in ResponseFraming framing)
+    public static void Write<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head, in ResponseFraming framing, ResponseTransforms transforms)
         where TWriter : IBufferWriter<byte>
     {
-        WriteStartAndFields(ref writer, head);
+        WriteStartAndFields(ref writer, head, transforms);
         if (framing.Body == BodyFraming.Chunked)
         {
             writer.Write("Transfer-Encoding: chunked\r\n"u8);
@@ -39,7 +42,7 @@ internal static class ResponseHeadWriter
     public static void WriteInterim<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head)
         where TWriter : IBufferWriter<byte>
     {
-        WriteStartAndFields(ref writer, head);
+        WriteStartAndFields(ref writer, head, ResponseTransforms.None);
         writer.Write("\r\n"u8);
     }
 
@@ -50,7 +53,7 @@ internal static class ResponseHeadWriter
     public static void WriteSwitchingProtocols<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head)
         where TWriter : IBufferWriter<byte>
     {
-        WriteStartAndFields(ref writer, head);
+        WriteStartAndFields(ref writer, head, ResponseTransforms.None);
         writer.Write("Connection: upgrade\r\n"u8);
         var source = head.Source.Span;
         foreach (ref readonly var field in head.Fields)
@@ -64,7 +67,7 @@ internal static class ResponseHeadWriter
         writer.Write("\r\n"u8);
     }
 
-    private static void WriteStartAndFields<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head)
+    private static void WriteStartAndFields<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head, ResponseTransforms transforms)
         where TWriter : IBufferWriter<byte>
     {
         var source = head.Source.Span;
@@ -75,9 +78,18 @@ internal static class ResponseHeadWriter
         writer.Write("\r\n"u8);
         foreach (ref readonly var field in head.Fields)
         {
-            if (!KnownFields.IsHopByHop(field.Kind) && field.Kind != FieldKind.ContentLength)
+            if (!KnownFields.IsHopByHop(field.Kind) && field.Kind != FieldKind.ContentLength
+                && (transforms.IsEmpty || !transforms.DropsField(field.Name(source), head.StatusCode)))
             {
                 writer.Field(field.Name(source), field.Value(source));
+            }
+        }
+
+        foreach (ref readonly var step in transforms.Headers.AsSpan())
+        {
+            if (step.Action != TransformAction.Remove && step.AppliesTo(head.StatusCode))
+            {
+                writer.Field(step.Name, step.Value);
             }
         }
     }

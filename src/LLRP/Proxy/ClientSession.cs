@@ -6,7 +6,7 @@ using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Tasks;
 using LLRP.Upstream;
-using LLRP.Upstream.Destinations;
+using LLRP.Routing;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Http.Features;
 
@@ -20,10 +20,10 @@ namespace LLRP.Proxy;
 /// 2. hand each to the forwarder, which sends them and writes every response, in order (<see cref="ForwardBatchAsync"/>);
 /// 3. report a failure once and answer it: an error response before the response started, an abort after;
 /// 4. advance the client input past the batch, in one place.
-/// Each batch goes to a destination the <see cref="LoadBalancer"/> picks (the connection's own under the per-connection
-/// policy), holding a slot of its limit while it is forwarded. Its outcome feeds the destination's passive health; an
-/// idempotent batch that nothing answered because the connect failed or the connection closed first goes to another
-/// destination, up to <c>retries.max</c> times (RFC 9110 §9.2.2).
+/// The requests of a batch share one route (<see cref="ClientRouting"/>): a request of another route starts the next
+/// batch, and one that no route takes is answered 404. The routing picks the batch's destination, holds a slot of its
+/// limit while it is forwarded, feeds its passive health with the outcome, and sends an unanswered batch elsewhere when
+/// the <see cref="ErrorPolicy"/> allows it (RFC 9110 §9.2.2).
 /// The client output is flushed when the session is about to wait for its client, so that the responses to
 /// pipelined requests leave together. An upgrade request to a tunnelled protocol goes alone; answered with <c>101</c>,
 /// the connection becomes a tunnel (<see cref="TunnelRelay"/>) until either side ends it, then closes. Idle,
@@ -48,19 +48,8 @@ internal sealed class ClientSession : ITrackedConnection
     private readonly ConnectionDeadline _deadline = new();
     private readonly ForwarderTraits _traits;
     private readonly TunnelActivity _tunnel;
+    private readonly ClientRouting _routing;
     private volatile bool _stopping;
-
-    /// <summary>The destination of the batch being forwarded, and the connection's own under the per-connection policy.</summary>
-    private Destination? _destination;
-
-    /// <summary>The destination whose slot the batch holds, given back when the batch ends.</summary>
-    private Destination? _entered;
-
-    /// <summary>The destinations the batch failed on, one bit per <see cref="Destination.Index"/>.</summary>
-    private ulong _tried;
-
-    /// <summary>The batch's retries so far.</summary>
-    private int _retries;
 
     public ClientSession(ConnectionContext connection, ClientSessionServices services)
     {
@@ -75,6 +64,7 @@ internal sealed class ClientSession : ITrackedConnection
             _rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId,
             services.Upgrades, connection.Transport, _tunnel));
         _traits = _forwarder.Traits;
+        _routing = new ClientRouting(services.Router, _forwarder, _rewriter, _response, services.Routing, IsTls(connection) ? 443 : 80);
     }
 
     public async Task RunAsync()
@@ -194,6 +184,7 @@ internal sealed class ClientSession : ITrackedConnection
         var streams = false;
         var upgrades = false;
         var idempotent = true;
+        Route? batchRoute = null;
         RejectionReason? rejection = null;
         while (count < _traits.MaxBatch)
         {
@@ -232,12 +223,33 @@ internal sealed class ClientSession : ITrackedConnection
                 break;
             }
 
-            if (count == 0 && await BeginAsync(_head.IsIdempotent) is var error and not ForwarderError.None)
+            var route = _routing.Match(_head);
+            if (count > 0 && !ReferenceEquals(route, batchRoute))
             {
+                break;
+            }
+
+            if (route is null)
+            {
+                if (AnswerUnrouted(body))
+                {
+                    offset += headLength + bodyLength;
+                    continue;
+                }
+
+                close = true;
+                break;
+            }
+
+            if (count == 0 && await _routing.BeginAsync(route, _head.IsIdempotent) is var error and not ForwarderError.None)
+            {
+                _routing.Release();
                 Fail(error, started: false);
                 Consume(buffer, 0, buffer.Length);
                 return new BatchResult(Close: true, HeadPending: false);
             }
+
+            batchRoute = route;
 
             _forwarder.Add(_head, remaining, headLength, bodyLength, body);
             idempotent &= _head.IsIdempotent;
@@ -285,7 +297,7 @@ internal sealed class ClientSession : ITrackedConnection
             if (count > 0)
             {
                 var result = Reported(await _forwarder.ForwardAsync(body: null));
-                if (IsUnanswered(result, idempotent))
+                if (_routing.IsUnanswered(result, idempotent))
                 {
                     result = await RetryBufferedAsync(buffer, count, idempotent, result);
                 }
@@ -295,10 +307,15 @@ internal sealed class ClientSession : ITrackedConnection
         }
         finally
         {
-            Leave();
+            _routing.Release();
         }
 
-        if (rejection is { } reason && !close)
+        if (close && count == 0 && rejection is null)
+        {
+            // A request no route takes, whose body is not read or whose connection ends: answered 404, then closed.
+            _response.WriteRaw(ErrorResponses.For(ForwarderError.NoRoute));
+        }
+        else if (rejection is { } reason && !close)
         {
             Reject(reason, started: false);
             close = true;
@@ -309,21 +326,8 @@ internal sealed class ClientSession : ITrackedConnection
     }
 
     /// <summary>
-    /// Picks the batch's destination, takes a slot of its limit and makes it ready; when that fails for a reason that
-    /// left the request unsent (the connect), an idempotent request tries another destination.
-    /// </summary>
-    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    private async ValueTask<ForwarderError> BeginAsync(bool idempotent)
-    {
-        _tried = 0;
-        _retries = 0;
-        var error = await TryDestinationAsync();
-        return error == ForwarderError.None ? error : await RetryElsewhereAsync(error, idempotent);
-    }
-
-    /// <summary>
     /// Sends again, to another destination, a batch whose requests and bodies are all in <paramref name="buffer"/> and
-    /// that <paramref name="result"/> left unanswered (<see cref="IsUnanswered"/>): parsed again from the buffer, while
+    /// that <paramref name="result"/> left unanswered (<see cref="ClientRouting.IsUnanswered"/>): parsed again from the buffer, while
     /// retries remain.
     /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
@@ -331,7 +335,7 @@ internal sealed class ClientSession : ITrackedConnection
     {
         do
         {
-            var error = await RetryElsewhereAsync(result.Error, idempotent);
+            var error = await _routing.RetryElsewhereAsync(result.Error, idempotent);
             if (error != ForwarderError.None)
             {
                 return ForwardResult.Failed(0, error, started: false);
@@ -340,87 +344,17 @@ internal sealed class ClientSession : ITrackedConnection
             AddAgain(buffer, count);
             result = Reported(await _forwarder.ForwardAsync(body: null));
         }
-        while (IsUnanswered(result, idempotent));
+        while (_routing.IsUnanswered(result, idempotent));
 
         return result;
     }
-
-    /// <summary>Nothing of the batch was answered because the connect failed or the connection closed first, and it may go elsewhere.</summary>
-    private bool IsUnanswered(in ForwardResult result, bool idempotent)
-        => result.Completed == 0 && !result.Started && CanRetry(result.Error, idempotent);
 
     /// <summary>Reports a forwarded batch's outcome to its destination's health, and returns it.</summary>
     private ForwardResult Reported(in ForwardResult result)
     {
-        ReportOutcome(result.Error, result.Completed);
+        _routing.Report(result.Error, result.Completed);
         return result;
     }
-
-    /// <summary>Picks a destination the batch has not failed on, takes a slot of its limit, and makes it ready.</summary>
-    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    private async ValueTask<ForwarderError> TryDestinationAsync()
-    {
-        var destination = _services.Balancer.Pick(_destination, _tried, Environment.TickCount64);
-        if (destination is null)
-        {
-            return ForwarderError.NoHealthyDestination;
-        }
-
-        _destination = destination;
-        if (await destination.EnterAsync() is var refused and not ForwarderError.None)
-        {
-            return refused;
-        }
-
-        _entered = destination;
-        _rewriter.Retarget(destination.Endpoint.Authority, destination.Endpoint.PathPrefix);
-        var error = await _forwarder.BeginBatchAsync(destination.Endpoint);
-        if (error != ForwarderError.None)
-        {
-            ReportOutcome(error, completed: 0);
-            Leave();
-        }
-
-        return error;
-    }
-
-    /// <summary>
-    /// Makes the batch ready on another destination after <paramref name="failed"/>, and again after each failure that
-    /// allows it, while retries remain (<see cref="CanRetry"/>); when no other destination is available, the last
-    /// failure stands.
-    /// </summary>
-    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    private async ValueTask<ForwarderError> RetryElsewhereAsync(ForwarderError failed, bool idempotent)
-    {
-        var error = failed;
-        while (error != ForwarderError.None && CanRetry(error, idempotent))
-        {
-            var destination = _destination!;
-            _tried |= 1UL << destination.Index;
-            _retries++;
-            Leave();
-            _services.Metrics.Retried(destination.Tag);
-            var next = await TryDestinationAsync();
-            if (next == ForwarderError.NoHealthyDestination)
-            {
-                return error;
-            }
-
-            error = next;
-        }
-
-        return error;
-    }
-
-    /// <summary>
-    /// A failure that left the batch unanswered and unsent, or sent but closed on before any response byte (so an
-    /// idempotent request may be repeated, RFC 9110 §9.2.2), while retries remain.
-    /// </summary>
-    private bool CanRetry(ForwarderError error, bool idempotent)
-        => idempotent
-           && _retries < _services.MaxRetries
-           && _destination is not null
-           && error is ForwarderError.ConnectFailed or ForwarderError.ConnectTimeout or ForwarderError.TlsHandshakeFailed or ForwarderError.UpstreamClosed;
 
     /// <summary>Adds the batch's <paramref name="count"/> requests again, parsed anew from the start of <paramref name="buffer"/>, where the first parse found them whole.</summary>
     private void AddAgain(in ReadOnlySequence<byte> buffer, int count)
@@ -432,38 +366,10 @@ internal sealed class ClientSession : ITrackedConnection
             RequestHeadParser.TryParse(remaining, _head, _services.Limits, out var headLength);
             var body = RequestBodyLocator.Locate(_head, remaining.Length - headLength, _services.BodyLimits, out var bodyLength);
             _head.RequestedUpgrades = 0;
+            _routing.Match(_head);
             _forwarder.Add(_head, remaining, headLength, bodyLength, body);
             offset += headLength + bodyLength;
         }
-    }
-
-    /// <summary>Feeds the destination's passive health: a transport failure counts against it (and may eject it), a response for it.</summary>
-    private void ReportOutcome(ForwarderError error, int completed)
-    {
-        var destination = _entered!;
-        if (error is ForwarderError.ConnectFailed or ForwarderError.ConnectTimeout or ForwarderError.TlsHandshakeFailed
-            or ForwarderError.RequestFailed or ForwarderError.UpstreamClosed or ForwarderError.ResponseTimeout
-            or ForwarderError.InvalidResponse or ForwarderError.ResponseBodyFailed)
-        {
-            _services.Metrics.DestinationFailed(error, destination.Tag);
-            var health = destination.Health;
-            if (health.ReportFailure(Environment.TickCount64))
-            {
-                _services.Metrics.DestinationEjected(destination.Tag);
-                _services.FailureLog.DestinationEjected(destination.Name, health.ReactivationMs, health.FailureThreshold);
-            }
-        }
-        else if (completed > 0)
-        {
-            destination.Health.ReportSuccess();
-        }
-    }
-
-    /// <summary>Gives back the slot the batch holds, if any.</summary>
-    private void Leave()
-    {
-        _entered?.Exit();
-        _entered = null;
     }
 
     /// <summary>
@@ -507,7 +413,7 @@ internal sealed class ClientSession : ITrackedConnection
     {
         for (var i = 0; i < result.Completed; i++)
         {
-            _services.Metrics.RequestCompleted(startTimestamp, _destination!.Tag);
+            _services.Metrics.RequestCompleted(startTimestamp, _routing.Destination!.Tag);
         }
 
         switch (body?.Failure)
@@ -547,26 +453,44 @@ internal sealed class ClientSession : ITrackedConnection
     /// <summary>Reports a forwarding failure once (not the client's own leaving), then answers it: 502/504, or an abort once the response started.</summary>
     private void Fail(ForwarderError error, bool started)
     {
-        if (error != ForwarderError.ClientAborted && !_response.ClientGone)
+        if (ErrorPolicy.IsReported(error) && !_response.ClientGone)
         {
-            var destination = error == ForwarderError.NoHealthyDestination ? null : _destination;
+            var destination = error == ForwarderError.NoHealthyDestination ? null : _routing.Destination;
             _services.FailureLog.ForwardingFailed(destination?.Name ?? "(no destination available)", error);
             _services.Metrics.ForwardingFailed(error, destination?.Tag ?? default);
         }
 
-        if (started || error == ForwarderError.ClientAborted)
+        if (started || ErrorPolicy.StatusCode(error) == 0)
         {
             _connection.Abort();
         }
         else
         {
             _response.WriteRaw(error == ForwarderError.NoHealthyDestination
-                ? ErrorResponses.NoHealthyDestination(_services.Destinations.RetryAfterSeconds(Environment.TickCount64))
+                ? ErrorResponses.NoHealthyDestination(_routing.RetryAfterSeconds())
                 : ErrorResponses.For(error));
         }
     }
 
+    /// <summary>
+    /// Answers a request that no route takes with 404 (counted, not logged). Returns true when the connection goes on
+    /// with the next request: the request had no body to read and its connection persists; else the session answers it
+    /// and closes.
+    /// </summary>
+    private bool AnswerUnrouted(BodyKind body)
+    {
+        _services.Metrics.RequestUnrouted();
+        if (body == BodyKind.Streaming || !_head.IsPersistent || _head.IsHttp10 || _stopping)
+        {
+            return false;
+        }
+
+        _response.WriteRaw(ErrorResponses.NoRoute);
+        return true;
+    }
+
     /// <summary><c>https</c> for a connection that came over TLS (the listener's TLS middleware set its feature), else <c>http</c>.</summary>
-    private static byte[] SchemeOf(ConnectionContext connection)
-        => connection.Features.Get<ITlsConnectionFeature>() is null ? HttpScheme : HttpsScheme;
+    private static byte[] SchemeOf(ConnectionContext connection) => IsTls(connection) ? HttpsScheme : HttpScheme;
+
+    private static bool IsTls(ConnectionContext connection) => connection.Features.Get<ITlsConnectionFeature>() is not null;
 }

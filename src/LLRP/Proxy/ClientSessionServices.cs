@@ -2,7 +2,7 @@ using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream;
-using LLRP.Upstream.Destinations;
+using LLRP.Routing;
 
 namespace LLRP.Proxy;
 
@@ -13,8 +13,7 @@ internal sealed class ClientSessionServices(
     ProxyMetrics metrics,
     ClientConnectionTracker tracker,
     FailureLog failureLog,
-    DestinationRegistry destinations,
-    LoadBalancer balancer)
+    Router router)
 {
     public RequestLimits Limits { get; } = RequestLimitsOf(options);
 
@@ -32,14 +31,11 @@ internal sealed class ClientSessionServices(
     /// <summary>The protocols an upgrade may switch to through the proxy.</summary>
     public UpgradeProtocols Upgrades { get; } = new(options.UpgradeProtocols);
 
-    /// <summary>The current destinations.</summary>
-    public DestinationRegistry Destinations { get; } = destinations;
+    /// <summary>The current routes and clusters.</summary>
+    public Router Router { get; } = router;
 
-    /// <summary>Picks each connection's or batch's destination.</summary>
-    public LoadBalancer Balancer { get; } = balancer;
-
-    /// <summary>Other destinations an unanswered idempotent batch may go to (<c>retries.max</c>).</summary>
-    public int MaxRetries { get; } = options.MaxRetries;
+    /// <summary>What every connection's routing shares.</summary>
+    public RoutingServices Routing { get; } = new(metrics, failureLog, options.RetryUnsentAnyMethod);
 
     /// <summary>Most open client connections (<c>limits.maxClientConnections</c>); 0 = unlimited.</summary>
     public int MaxClientConnections { get; } = options.MaxClientConnections;

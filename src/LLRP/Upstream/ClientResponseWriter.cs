@@ -3,6 +3,7 @@ using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using LLRP.Diagnostics;
 using LLRP.Http1;
+using LLRP.Http1.Transforms;
 using LLRP.Tasks;
 using Microsoft.AspNetCore.Connections;
 
@@ -30,6 +31,9 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
         get => _stopping;
         set => _stopping = value;
     }
+
+    /// <summary>The response transforms of the route of the batch being answered.</summary>
+    public ResponseTransforms Transforms { get; set; } = ResponseTransforms.None;
 
     /// <summary>How the response being forwarded reaches the client.</summary>
     public ResponseFraming Framing => _framing;
@@ -69,8 +73,8 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
     public ResponseFraming WriteHead(ResponseHead head, bool isHeadRequest, bool isHttp10Client, bool persistent, bool moreFollow = false)
     {
         _framing = ResponseFraming.For(head, isHeadRequest, isHttp10Client, persistent && (moreFollow || !_stopping));
-        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), head.Source.Length + 64);
-        ResponseHeadWriter.Write(ref writer, head, _framing);
+        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), head.Source.Length + 64 + Transforms.Overhead);
+        ResponseHeadWriter.Write(ref writer, head, _framing, Transforms);
         writer.Commit();
         return _framing;
     }

@@ -33,5 +33,16 @@ public sealed class ContentRoot : IDisposable
             destinations = destinations.Select(destination => new { address = destination.Address, weight = destination.Weight }).ToArray(),
         }));
 
+    /// <summary>Creates the directory with <paramref name="json"/> as its appsettings.json.</summary>
+    public static ContentRoot WithSettings(string json)
+    {
+        var root = new ContentRoot(Directory.CreateTempSubdirectory("llrp-content-root-").FullName);
+        root.WriteSettings(json);
+        return root;
+    }
+
+    /// <summary>Rewrites appsettings.json with <paramref name="json"/> as it is.</summary>
+    public void WriteSettings(string json) => File.WriteAllText(SettingsFile, json);
+
     public void Dispose() => Directory.Delete(Path, recursive: true);
 }

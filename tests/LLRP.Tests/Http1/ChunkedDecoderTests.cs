@@ -1,4 +1,5 @@
 using System.Buffers;
+using LLRP.Routing;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Tests.Infrastructure;
@@ -245,6 +246,6 @@ public sealed class ChunkedDecoderTests
         var reason = ChunkedBody.RejectEverySplit(body);
 
         Assert.Equal(expected, reason);
-        Assert.Equal(400, reason.StatusCode());
+        Assert.Equal(400, ErrorPolicy.StatusCode(reason));
     }
 }

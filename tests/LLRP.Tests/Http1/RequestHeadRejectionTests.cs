@@ -1,3 +1,4 @@
+using LLRP.Routing;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 
@@ -97,7 +98,7 @@ public sealed class RequestHeadRejectionTests
     {
         var reason = RequestParsing.RejectEverySplit($"GET / HTTP/1.1\r\nHost: {host}\r\n\r\n");
 
-        Assert.Equal(400, reason.StatusCode());
+        Assert.Equal(400, ErrorPolicy.StatusCode(reason));
     }
 
     /// <summary>RFC 9110 §4.2.1: an http URI with an empty host is invalid, in a Host field or an absolute-form target.</summary>
@@ -118,7 +119,7 @@ public sealed class RequestHeadRejectionTests
         Assert.Equal(RejectionReason.MethodTooLong, RequestParsing.RejectEverySplit(new string('M', 64), limits));
         Assert.Equal(RejectionReason.MethodTooLong, RequestParsing.RejectEverySplit(new string('M', 100) + " / HTTP/1.1\r\n" + Host + "\r\n", limits));
         Assert.Equal(RejectionReason.InvalidMethod, RequestParsing.RejectEverySplit(new string('M', 40) + "(" + new string('M', 40), limits));
-        Assert.Equal(501, RejectionReason.MethodTooLong.StatusCode());
+        Assert.Equal(501, ErrorPolicy.StatusCode(RejectionReason.MethodTooLong));
     }
 
     /// <summary>RFC 9110 §9.1: method = token.</summary>
@@ -186,7 +187,7 @@ public sealed class RequestHeadRejectionTests
         Assert.Equal(fits.Length, RequestParsing.EverySplit(fits + Host + "\r\n", limits).Consumed - Host.Length - 2);
         Assert.Equal(RejectionReason.RequestLineTooLong, RequestParsing.RejectEverySplit(tooLong + Host + "\r\n", limits));
         Assert.Equal(RejectionReason.RequestLineTooLong, RequestParsing.RejectEverySplit(tooLong[..64], limits));
-        Assert.Equal(414, RejectionReason.RequestLineTooLong.StatusCode());
+        Assert.Equal(414, ErrorPolicy.StatusCode(RejectionReason.RequestLineTooLong));
     }
 
     /// <summary>RFC 6585 §5: 431 when the header fields are too large. The limit counts every field line and the empty line.</summary>
@@ -201,7 +202,7 @@ public sealed class RequestHeadRejectionTests
         Assert.Equal(line.Length + 64, RequestParsing.EverySplit(line + fits, limits).Consumed);
         Assert.Equal(RejectionReason.HeadersTooLarge, RequestParsing.RejectEverySplit(line + tooLarge, limits));
         Assert.Equal(RejectionReason.HeadersTooLarge, RequestParsing.RejectEverySplit(line + tooLarge[..^1], limits));
-        Assert.Equal(431, RejectionReason.HeadersTooLarge.StatusCode());
+        Assert.Equal(431, ErrorPolicy.StatusCode(RejectionReason.HeadersTooLarge));
     }
 
     /// <summary>RFC 6585 §5: 431 for too many header fields.</summary>
@@ -213,6 +214,6 @@ public sealed class RequestHeadRejectionTests
 
         Assert.Equal(three.Length + 2, RequestParsing.EverySplit(three + "\r\n", limits).Consumed);
         Assert.Equal(RejectionReason.TooManyHeaders, RequestParsing.RejectEverySplit(three + "D: d\r\n\r\n", limits));
-        Assert.Equal(431, RejectionReason.TooManyHeaders.StatusCode());
+        Assert.Equal(431, ErrorPolicy.StatusCode(RejectionReason.TooManyHeaders));
     }
 }

@@ -1,4 +1,5 @@
 using System.Buffers;
+using LLRP.Routing;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Tests.Infrastructure;
@@ -38,6 +39,6 @@ internal static class RequestParsing
         var reason = RejectEverySplit(message);
 
         Assert.Equal(expected, reason);
-        Assert.Equal(status, reason.StatusCode());
+        Assert.Equal(status, ErrorPolicy.StatusCode(reason));
     }
 }

@@ -1,5 +1,6 @@
 using System.Buffers;
 using LLRP.Http1;
+using LLRP.Http1.Transforms;
 using LLRP.Tests.Infrastructure;
 
 namespace LLRP.Tests.Http1;
@@ -109,7 +110,7 @@ public sealed class ResponseHeadWriterTests
         var head = Parse(upstream);
         var output = new ArrayBufferWriter<byte>();
         var writer = new BufferWriter<ArrayBufferWriter<byte>>(output, 0);
-        ResponseHeadWriter.Write(ref writer, head, new ResponseFraming(bodyFraming, close, http10KeepAlive));
+        ResponseHeadWriter.Write(ref writer, head, new ResponseFraming(bodyFraming, close, http10KeepAlive), ResponseTransforms.None);
         writer.Commit();
         return Text.Of(output.WrittenSpan);
     }

@@ -1,7 +1,8 @@
+using System.Text;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 
-namespace LLRP.Upstream.Destinations;
+namespace LLRP.Routing.Destinations;
 
 /// <summary>
 /// One destination and what the proxy knows of it: its weight, its health, and the requests in flight to it, bounded by
@@ -19,22 +20,36 @@ internal sealed class Destination
     private int _queued;
     private volatile int _weight;
 
-    public Destination(DownstreamEndpoint endpoint, int weight, DestinationHealth health, int maxActive, int maxQueued, TimeSpan queueTimeout)
+    /// <param name="configured">As configured.</param>
+    /// <param name="clusterId">Its cluster: a named destination goes by <c>cluster/name</c>, an unnamed one (of <c>downstream</c>) by its base URI.</param>
+    /// <param name="health">Its health.</param>
+    /// <param name="maxActive">Its limit of requests in flight; 0 = none.</param>
+    /// <param name="maxQueued">Requests that may wait for a slot.</param>
+    /// <param name="queueTimeout">How long one may wait.</param>
+    public Destination(DestinationOptions configured, string clusterId, DestinationHealth health, int maxActive, int maxQueued, TimeSpan queueTimeout)
     {
-        Endpoint = endpoint;
-        _weight = weight;
+        Endpoint = configured.Endpoint;
+        _weight = configured.Weight;
         Health = health;
         _maxActive = maxActive;
         _maxQueued = maxQueued;
         _queueTimeout = queueTimeout;
-        Name = endpoint.ToString();
+        Name = configured.Name is not null ? $"{clusterId}/{configured.Name}" : configured.Endpoint.ToString();
+        Key = KeyOf(configured);
+        Authority = configured.Host is { } host ? Encoding.ASCII.GetBytes(host) : configured.Endpoint.Authority;
         Tag = new KeyValuePair<string, object?>(ProxyMetrics.DestinationTag, Name);
     }
 
     public DownstreamEndpoint Endpoint { get; }
 
-    /// <summary>Its base URI, as logs and the <c>destination</c> tag of metrics name it.</summary>
+    /// <summary><c>cluster/name</c>, or its base URI: as logs and the <c>destination</c> tag of metrics name it.</summary>
     public string Name { get; }
+
+    /// <summary>What a reload matches it by: its name and its base URI.</summary>
+    public string Key { get; }
+
+    /// <summary>The <c>Host</c> its requests carry: the configured <c>Host</c>, else its base URI's authority.</summary>
+    public byte[] Authority { get; }
 
     /// <summary>The <c>destination</c> tag of its measurements, built once.</summary>
     public KeyValuePair<string, object?> Tag { get; }
@@ -61,6 +76,9 @@ internal sealed class Destination
     public int Queued => Volatile.Read(ref _queued);
 
     public bool IsAvailable(long now) => Health.IsAvailable(now);
+
+    /// <summary>The <see cref="Key"/> of the destination <paramref name="configured"/> makes.</summary>
+    public static string KeyOf(DestinationOptions configured) => $"{configured.Name}|{configured.Endpoint}|{configured.Host}";
 
     /// <summary>Takes a slot for one batch: at once when under the limit; else after waiting in the queue.</summary>
     /// <returns>None with a slot held (give it back with <see cref="Exit"/>); QueueFull or QueueTimeout without one.</returns>

@@ -1,48 +1,44 @@
-using System.Diagnostics.Metrics;
 using LLRP.Configuration;
-using LLRP.Diagnostics;
+using LLRP.Configuration.Routes;
 
-namespace LLRP.Upstream.Destinations;
+namespace LLRP.Routing.Destinations;
 
 /// <summary>
-/// The current set of destinations, replaced as a whole when the configuration reloads (<see cref="Update"/>): readers
-/// take the array they find and never see a half-made set. A destination that stays keeps its object and state.
-/// Publishes each destination's health, requests in flight and queue as observable gauges of the <c>LLRP</c> meter.
+/// The current destinations of one cluster, replaced as a whole when the configuration reloads (<see cref="Update"/>):
+/// readers take the array they find and never see a half-made set. A destination that stays keeps its object and state.
 /// </summary>
 internal sealed class DestinationRegistry
 {
-    private readonly ProxyOptions _options;
+    private readonly ClusterOptions _options;
     private readonly Lock _updates = new();
     private volatile Destination[] _current = [];
 
-    public DestinationRegistry(ProxyOptions options, ProxyMetrics metrics)
+    /// <param name="options">The cluster's settings, which its destinations' health and limits follow.</param>
+    public DestinationRegistry(ClusterOptions options)
     {
         _options = options;
         Update(options.Destinations);
-        metrics.Meter.CreateObservableGauge("llrp.destination.healthy", () => Measure(d => d.IsAvailable(Environment.TickCount64) ? 1 : 0), "{destination}", "1 while the destination takes requests, 0 while ejected or probed down.");
-        metrics.Meter.CreateObservableGauge("llrp.destination.active_requests", () => Measure(d => d.ActiveRequests), "{request}", "Requests in flight to the destination.");
-        metrics.Meter.CreateObservableGauge("llrp.destination.queued", () => Measure(d => d.Queued), "{request}", "Requests waiting for a slot of the destination's limit.");
     }
 
     /// <summary>The destinations now; the array is never changed once published.</summary>
     public Destination[] Current => _current;
 
     /// <summary>
-    /// Replaces the set: destinations whose URI stays keep their object (with a new weight); the others are made or
-    /// dropped. Returns false, changing nothing, when the same destinations come with the same weights in the same order.
+    /// Replaces the set: destinations whose name and URI stay keep their object (with a new weight); the others are made
+    /// or dropped. Returns false, changing nothing, when the same destinations come with the same weights in the same order.
     /// </summary>
     public bool Update(IReadOnlyList<DestinationOptions> destinations)
     {
         lock (_updates)
         {
             var current = _current;
-            var previous = current.ToDictionary(d => d.Name);
+            var previous = current.ToDictionary(d => d.Key);
             var next = new Destination[destinations.Count];
             var changed = next.Length != current.Length;
             for (var i = 0; i < next.Length; i++)
             {
                 var configured = destinations[i];
-                var destination = previous.GetValueOrDefault(configured.Endpoint.ToString()) ?? Create(configured);
+                var destination = previous.GetValueOrDefault(Destination.KeyOf(configured)) ?? Create(configured);
                 changed |= !ReferenceEquals(destination, current.ElementAtOrDefault(i)) || destination.Weight != configured.Weight;
                 destination.Weight = configured.Weight;
                 destination.Index = i;
@@ -72,7 +68,7 @@ internal sealed class DestinationRegistry
         foreach (var destination in _current)
         {
             var ms = destination.Health.IsProbedDown
-                ? (long)_options.ActiveHealthInterval.TotalMilliseconds
+                ? (long)(_options.ActiveHealth?.Interval ?? TimeSpan.FromSeconds(1)).TotalMilliseconds
                 : destination.Health.EjectedUntil - now;
             soonest = Math.Min(soonest, ms);
         }
@@ -81,17 +77,14 @@ internal sealed class DestinationRegistry
     }
 
     private Destination Create(DestinationOptions configured) => new(
-        configured.Endpoint,
-        configured.Weight,
+        configured,
+        _options.Id,
         new DestinationHealth(
-            _options.PassiveHealthFailures,
-            (long)_options.PassiveHealthReactivation.TotalMilliseconds,
-            _options.ActiveHealthyThreshold,
-            _options.ActiveUnhealthyThreshold),
-        _options.MaxConnectionsPerDestination,
+            _options.PassiveHealth.ConsecutiveFailures,
+            (long)_options.PassiveHealth.Reactivation.TotalMilliseconds,
+            _options.ActiveHealth?.HealthyThreshold ?? 1,
+            _options.ActiveHealth?.UnhealthyThreshold ?? 1),
+        _options.MaxRequestsPerDestination,
         _options.MaxQueuedPerDestination,
         _options.QueueTimeout);
-
-    private IEnumerable<Measurement<int>> Measure(Func<Destination, int> value)
-        => _current.Select(d => new Measurement<int>(value(d), d.Tag));
 }

@@ -1,8 +1,8 @@
 using LLRP.Configuration;
 using LLRP.Diagnostics;
-using LLRP.Upstream.Destinations;
+using LLRP.Routing.Destinations;
 
-namespace LLRP.Tests.Upstream.Destinations;
+namespace LLRP.Tests.Routing.Destinations;
 
 /// <summary><c>limits.maxConnectionsPerDestination</c> and its queue, on one destination.</summary>
 public sealed class DestinationLimitTests
@@ -71,8 +71,8 @@ public sealed class DestinationLimitTests
     }
 
     private static Destination Destination(int maxActive, int maxQueued, TimeSpan? queueTimeout = null) => new(
-        DownstreamEndpoint.TryParse("http://a.test/")!,
-        weight: 1,
+        new DestinationOptions(DownstreamEndpoint.TryParse("http://a.test/")!, 1),
+        "c",
         new DestinationHealth(5, 10_000, 1, 2),
         maxActive,
         maxQueued,

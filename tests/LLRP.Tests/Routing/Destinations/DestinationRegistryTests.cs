@@ -1,7 +1,7 @@
 using LLRP.Configuration;
-using static LLRP.Tests.Upstream.Destinations.TestDestinations;
+using static LLRP.Tests.Routing.Destinations.TestDestinations;
 
-namespace LLRP.Tests.Upstream.Destinations;
+namespace LLRP.Tests.Routing.Destinations;
 
 /// <summary>A reload replaces the set only when it changed, and keeps the objects (and so the state) of the destinations that stay.</summary>
 public sealed class DestinationRegistryTests

@@ -1,6 +1,6 @@
-using LLRP.Upstream.Destinations;
+using LLRP.Routing.Destinations;
 
-namespace LLRP.Tests.Upstream.Destinations;
+namespace LLRP.Tests.Routing.Destinations;
 
 public sealed class DestinationHealthTests
 {

@@ -1,8 +1,8 @@
 using LLRP.Configuration;
-using LLRP.Upstream.Destinations;
-using static LLRP.Tests.Upstream.Destinations.TestDestinations;
+using LLRP.Routing.Destinations;
+using static LLRP.Tests.Routing.Destinations.TestDestinations;
 
-namespace LLRP.Tests.Upstream.Destinations;
+namespace LLRP.Tests.Routing.Destinations;
 
 public sealed class LoadBalancerTests
 {

@@ -1,4 +1,4 @@
-namespace LLRP.Upstream.Destinations;
+namespace LLRP.Routing.Destinations;
 
 /// <summary>
 /// Whether a destination takes requests, from two sources that each can take it out:

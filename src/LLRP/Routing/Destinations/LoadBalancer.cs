@@ -1,15 +1,21 @@
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 
-namespace LLRP.Upstream.Destinations;
+namespace LLRP.Routing.Destinations;
 
 /// <summary>
 /// Chooses the destination of a client connection (<see cref="BalancingPolicy.RoundRobinPerConnection"/>) or of each
 /// request (the other policies), among the available destinations of the current set that the request has not tried.
 /// Weights count in <see cref="BalancingPolicy.WeightedRoundRobin"/> and as the divisor of the requests in flight in
 /// <see cref="BalancingPolicy.LeastRequests"/> and <see cref="BalancingPolicy.PowerOfTwoChoices"/>.
+/// Under <see cref="AvailableDestinationsPolicy.HealthyOrPanic"/>, when no destination is available every destination not
+/// yet tried is a candidate again.
 /// </summary>
-internal sealed class LoadBalancer(DestinationRegistry registry, BalancingPolicy policy)
+internal sealed class LoadBalancer(DestinationRegistry registry, BalancingPolicy policy, AvailableDestinationsPolicy available = AvailableDestinationsPolicy.HealthyAndUnknown)
 {
+    /// <summary>The time given for a pick that sets health aside: every destination not tried is a candidate.</summary>
+    private const long Panic = long.MaxValue;
+
     private readonly Lock _weighted = new();
     private uint _next;
 
@@ -29,13 +35,49 @@ internal sealed class LoadBalancer(DestinationRegistry registry, BalancingPolicy
             return kept;
         }
 
-        return policy switch
+        var picked = Pick(all, tried, now);
+        if (picked is null && available == AvailableDestinationsPolicy.HealthyOrPanic)
         {
+            // Panic: nothing is healthy, so health is set aside; every destination not tried is a candidate.
+            picked = Pick(all, tried, Panic);
+        }
+
+        return picked;
+    }
+
+    private Destination? Pick(Destination[] all, ulong tried, long now)
+        => policy switch
+        {
+            BalancingPolicy.RoundRobin or BalancingPolicy.RoundRobinPerConnection => RoundRobin(all, tried, now),
             BalancingPolicy.LeastRequests => LeastRequests(all, tried, now),
             BalancingPolicy.PowerOfTwoChoices => PowerOfTwoChoices(all, tried, now),
             BalancingPolicy.WeightedRoundRobin => WeightedRoundRobin(all, tried, now),
-            _ => RoundRobin(all, tried, now),
+            BalancingPolicy.Random => RandomChoice(all, tried, now),
+            BalancingPolicy.FirstAlphabetical => FirstAlphabetical(all, tried, now),
         };
+
+    /// <summary>A candidate drawn at random.</summary>
+    private Destination? RandomChoice(Destination[] all, ulong tried, long now)
+    {
+        Span<int> candidates = stackalloc int[all.Length];
+        var count = Candidates(all, tried, now, candidates);
+        return count == 0 ? null : all[candidates[System.Random.Shared.Next(count)]];
+    }
+
+    /// <summary>The candidate whose name sorts first (ordinal, ignoring case): the others stand by in name order.</summary>
+    private Destination? FirstAlphabetical(Destination[] all, ulong tried, long now)
+    {
+        Destination? first = null;
+        foreach (var destination in all)
+        {
+            if (IsCandidate(destination, tried, now)
+                && (first is null || string.Compare(destination.Name, first.Name, StringComparison.OrdinalIgnoreCase) < 0))
+            {
+                first = destination;
+            }
+        }
+
+        return first;
     }
 
     /// <summary>The next candidate in turn: counted over the candidates, so the one after an unavailable destination does not take its turns too.</summary>
@@ -147,5 +189,5 @@ internal sealed class LoadBalancer(DestinationRegistry registry, BalancingPolicy
         => (long)a.ActiveRequests * b.Weight < (long)b.ActiveRequests * a.Weight;
 
     private static bool IsCandidate(Destination destination, ulong tried, long now)
-        => (tried & (1UL << destination.Index)) == 0 && destination.IsAvailable(now);
+        => (tried & (1UL << destination.Index)) == 0 && (now == Panic || destination.IsAvailable(now));
 }

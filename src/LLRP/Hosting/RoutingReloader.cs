@@ -1,0 +1,82 @@
+using LLRP.Configuration;
+using LLRP.Configuration.Routes;
+using LLRP.Diagnostics;
+using LLRP.Routing;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace LLRP.Hosting;
+
+/// <summary>
+/// Hot reload of routes and clusters: when the configuration reloads (appsettings.json changed on disk), the
+/// <c>ReverseProxy</c> section (or <c>downstream</c> and the <c>destinations</c> section, with the top-level keys read at
+/// start-up) is read and validated again and replaces the current table (<see cref="Router.Update"/>); open client
+/// connections stay open and go on with the new table from their next batch. A configuration that does not read is
+/// logged with its reason and changes nothing; one whose routing values did not change is not applied again.
+/// </summary>
+internal sealed class RoutingReloader(IOptionsMonitor<ConfiguredRouting> monitor, Router router, ILogger<RoutingReloader> logger) : IHostedService, IDisposable
+{
+    /// <summary>The configuration sections the routing is read from.</summary>
+    private static readonly string[] Sections = [ConfigurationKeys.ReverseProxySection.Name, ConfigurationKeys.Downstream, ConfigurationKeys.DestinationsSection.Name];
+
+    private IDisposable? _subscription;
+    private string _applied = "";
+
+    /// <summary>Registers the reader of <see cref="ConfiguredRouting"/> over <paramref name="configuration"/>, re-run on each of its reloads.</summary>
+    public static void Register(IServiceCollection services, IConfiguration configuration, ProxyOptions options)
+    {
+        services.AddSingleton<IOptionsChangeTokenSource<ConfiguredRouting>>(new ConfigurationChangeTokenSource<ConfiguredRouting>(configuration));
+        services.AddSingleton<IConfigureOptions<ConfiguredRouting>>(new ConfigureOptions<ConfiguredRouting>(target =>
+        {
+            target.Snapshot = Snapshot(configuration);
+            try
+            {
+                target.Routing = ProxyOptionsReader.ReadRouting(configuration, options);
+                target.Error = null;
+            }
+            catch (ProxyConfigurationException e)
+            {
+                target.Routing = null;
+                target.Error = e.Message;
+            }
+        }));
+        services.AddHostedService<RoutingReloader>();
+    }
+
+    public Task StartAsync(CancellationToken cancellationToken)
+    {
+        _applied = monitor.CurrentValue.Snapshot;
+        _subscription = monitor.OnChange(Apply);
+        return Task.CompletedTask;
+    }
+
+    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    public void Dispose() => _subscription?.Dispose();
+
+    private void Apply(ConfiguredRouting configured)
+    {
+        if (configured.Snapshot == _applied)
+        {
+            return;
+        }
+
+        if (configured.Routing is not { } routing)
+        {
+            ProxyLog.RoutingReloadRefused(logger, configured.Error ?? "no routing");
+            return;
+        }
+
+        _applied = configured.Snapshot;
+        ProxyLog.RoutingReloaded(logger, router.Update(routing));
+    }
+
+    private static string Snapshot(IConfiguration configuration)
+        => string.Join('\n', Sections
+            .SelectMany(section => configuration.GetSection(section).AsEnumerable())
+            .OrderBy(pair => pair.Key, StringComparer.Ordinal)
+            .Select(pair => $"{pair.Key}={pair.Value}"));
+}

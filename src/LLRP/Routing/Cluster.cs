@@ -1,0 +1,47 @@
+using LLRP.Configuration.Routes;
+using LLRP.Diagnostics;
+using LLRP.Routing.Destinations;
+
+namespace LLRP.Routing;
+
+/// <summary>
+/// One cluster at run time: its destinations (<see cref="DestinationRegistry"/>), how one is chosen
+/// (<see cref="LoadBalancer"/>), and the settings every request to it follows. A reload that changes only its
+/// destinations keeps the object, so destinations that stay keep their health and slots; any other change makes a new one.
+/// </summary>
+internal sealed class Cluster
+{
+    public Cluster(ClusterOptions options)
+    {
+        Options = options;
+        Destinations = new DestinationRegistry(options);
+        Balancer = new LoadBalancer(Destinations, options.Balancing, options.AvailableDestinations);
+        Tag = new KeyValuePair<string, object?>(ProxyMetrics.ClusterTag, options.Id);
+    }
+
+    public ClusterOptions Options { get; private set; }
+
+    public string Id => Options.Id;
+
+    /// <summary>The <c>cluster</c> tag of its measurements, built once.</summary>
+    public KeyValuePair<string, object?> Tag { get; }
+
+    public DestinationRegistry Destinations { get; }
+
+    public LoadBalancer Balancer { get; }
+
+    /// <summary>Other destinations an unanswered request may go to.</summary>
+    public int MaxRetries => Options.MaxRetries;
+
+    /// <summary>True when <paramref name="next"/> differs from this cluster's settings in its destinations at most.</summary>
+    public bool CanTake(ClusterOptions next) => SettingsOf(next) == SettingsOf(Options);
+
+    /// <summary>Takes the destinations of <paramref name="next"/> (<see cref="CanTake"/>); returns whether they changed.</summary>
+    public bool Take(ClusterOptions next)
+    {
+        Options = next;
+        return Destinations.Update(next.Destinations);
+    }
+
+    private static ClusterOptions SettingsOf(ClusterOptions options) => options with { Destinations = [] };
+}
