@@ -87,6 +87,7 @@ public static class ProxyOptionsReader
         };
         var routing = ReadReverseProxy(configuration, options, configured is not null) ?? RoutingOptionsReader.Implicit(destinations, options);
         CheckPreserveHost(options, routing);
+        CheckClusterSettings(options, routing);
         return options with { Routing = routing, Destinations = reverseProxy ? routing.Clusters[0].Destinations : destinations };
     }
 
@@ -105,6 +106,7 @@ public static class ProxyOptionsReader
                 ? throw new ProxyConfigurationException(ConfigurationKeys.Downstream, null, $"{ConfigurationKeys.Downstream}, a {ConfigurationKeys.DestinationsSection.Name} section or a {ConfigurationKeys.ReverseProxySection.Name} section")
                 : RoutingOptionsReader.Implicit(destinations, options));
         CheckPreserveHost(options, routing);
+        CheckClusterSettings(options, routing);
         return routing;
     }
 
@@ -114,9 +116,36 @@ public static class ProxyOptionsReader
             ? throw new ProxyConfigurationException(ConfigurationKeys.ReverseProxySection.Name, "(a section)", $"either a {ConfigurationKeys.ReverseProxySection.Name} section or {ConfigurationKeys.Downstream} (or a {ConfigurationKeys.DestinationsSection.Name} section), not both")
             : RoutingOptionsReader.Read(configuration, defaults);
 
+    /// <summary>
+    /// The cluster settings that every mode applies per cluster so far are the same as the top-level keys' elsewhere: a
+    /// cluster that sets its own is refused, naming the key, rather than silently run with the top-level value.
+    /// </summary>
+    private static void CheckClusterSettings(ProxyOptions options, RoutingOptions routing)
+    {
+        foreach (var cluster in routing.Clusters)
+        {
+            var key = $"{ConfigurationKeys.ReverseProxySection.Name}:{ConfigurationKeys.ReverseProxySection.Clusters}:{cluster.Id}";
+            if (cluster.Affinity is not null)
+            {
+                throw new ProxyConfigurationException($"{key}:SessionAffinity", "Enabled", "no session affinity: not supported by LLRP yet");
+            }
+
+            if (cluster.ResponseHeadersTimeout != options.ResponseHeadersTimeout)
+            {
+                throw new ProxyConfigurationException($"{key}:HttpRequest:ActivityTimeout", cluster.ResponseHeadersTimeout.ToString(), $"the value of {ConfigurationKeys.ResponseHeadersTimeoutMs} ({options.ResponseHeadersTimeout}): a timeout per cluster is not supported by LLRP yet");
+            }
+
+            if (cluster.DangerousAcceptAnyServerCertificate != options.DownstreamInsecure)
+            {
+                throw new ProxyConfigurationException($"{key}:HttpClient:DangerousAcceptAnyServerCertificate", cluster.DangerousAcceptAnyServerCertificate ? "true" : "false", $"the value of {ConfigurationKeys.DownstreamInsecure}: a certificate policy per cluster is not supported by LLRP yet");
+            }
+        }
+    }
+
     private static void CheckPreserveHost(ProxyOptions options, RoutingOptions routing)
     {
-        if (options.PreserveHost && options.Mode != ProxyMode.Raw && routing.Clusters.Any(cluster => cluster.Destinations.Any(destination => destination.Endpoint.IsTls)))
+        var clientHost = options.PreserveHost || routing.Routes.Any(route => route.Transforms.OriginalHost == true);
+        if (clientHost && options.Mode != ProxyMode.Raw && routing.Clusters.Any(cluster => cluster.Destinations.Any(destination => destination.Endpoint.IsTls)))
         {
             // SocketsHttpHandler takes the Host field for SNI, the certificate check and its pool's key: the client would choose them.
             throw new ProxyConfigurationException(ConfigurationKeys.PreserveHost, "true", "false with an https downstream in the modes over HttpClient (their handler would check the downstream's certificate against the client's Host)");
