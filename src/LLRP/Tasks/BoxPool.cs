@@ -11,12 +11,13 @@ internal static class BoxPool
     /// Most idle boxes of one method kept per thread. Measured (raw mode, pooled upstream connections, proxy on one core,
     /// GET 10 B): a thread keeps up to one box per request it has in flight, since every request of a connection that is
     /// not at the proxy at that moment left its boxes behind; the peak of idle boxes per method on the socket thread was
-    /// 128 under <c>wrk -c128</c> and 512 (the old bound, reached) under <c>wrk -c1024</c>, with 992 in flight. 128 keeps the
-    /// c128 shape free of allocations (14 B per request, as with 512) and costs at most 128 × ~250 B per method and
-    /// thread (~0.25 MB for the 8 methods of a raw-mode request, ~0.9 MB if all 28 run on one thread); a thread with more
-    /// requests in flight allocates for the rest (c1024 on one core: ~1.1 KB per request, 0.1 KB with 512). With
-    /// <c>transport.inlineCompletions</c> .NET runs one socket thread per core, so a bigger host spreads its connections
-    /// and each thread has fewer in flight. README's <i>Pooled async method boxes</i> has the same-run figures.
+    /// 128 under <c>wrk -c128</c> and 512 (the cap of that build, reached) under <c>wrk -c1024</c>, with 992 in flight. 128 keeps
+    /// the c128 shape free of box allocations (25 B per request in all, 29 with 512, 1.5 KB with none kept) and costs at
+    /// most 128 × ~250 B per method and thread (~0.25 MB for the 8 methods of a raw-mode request, ~0.9 MB if all 28 run on
+    /// one thread); a thread with more requests in flight allocates for the rest (c1024 on one core: 0.8 KB per request,
+    /// 0.3 KB with 512). With <c>transport.inlineCompletions</c> .NET runs one socket thread per core, so a bigger host
+    /// spreads its connections and each thread has fewer in flight. README's <i>Pooled async method boxes</i> has the
+    /// same-run figures.
     /// </summary>
     public const int MaxPerThread = 128;
 
