@@ -27,7 +27,7 @@ public sealed class PooledValueTaskBuilderInlineTests
     {
         var boxes = new ConcurrentDictionary<object, int>();
         var gates = new BlockingCollection<TaskCompletionSource<int>>();
-        var completers = Enumerable.Range(0, Threads).Select(_ => StartThread(() =>
+        var completers = Enumerable.Range(0, Threads).Select(_ => Worker.Start(() =>
         {
             t_completer = true;
             foreach (var gate in gates.GetConsumingEnumerable())
@@ -37,12 +37,12 @@ public sealed class PooledValueTaskBuilderInlineTests
         })).ToArray();
         var wrong = new int[Threads];
         var resumedInline = new int[Threads];
-        var loops = Enumerable.Range(0, Threads).Select(worker => StartThread(
+        var loops = Enumerable.Range(0, Threads).Select(worker => Worker.Start(
             () => LoopAsync(worker, gates, boxes, wrong, resumedInline).AsTask().Wait())).ToArray();
 
         foreach (var loop in loops)
         {
-            Assert.True(loop.Join(TimeSpan.FromMinutes(2)));
+            loop.Join();
         }
 
         gates.CompleteAdding();
@@ -92,7 +92,7 @@ public sealed class PooledValueTaskBuilderInlineTests
     [Fact]
     public void Return_MoreThanTheBoundInFlight_KeepsOnlyTheBound()
     {
-        var thread = StartThread(() => WithoutGen2(() =>
+        var thread = Worker.Start(() => WithoutGen2(() =>
         {
             var first = new ConcurrentDictionary<object, int>();
             RunAllAtOnce(BoxPool.MaxPerThread + 50, first);
@@ -102,13 +102,13 @@ public sealed class PooledValueTaskBuilderInlineTests
             Assert.Equal(BoxPool.MaxPerThread, second.Keys.Count(first.ContainsKey));
         }));
 
-        Assert.True(thread.Join(TimeSpan.FromMinutes(1)));
+        thread.Join();
     }
 
     [Fact]
     public void Trim_BoxesKept_NextMethodGetsANewBox()
     {
-        var thread = StartThread(() => WithoutGen2(() =>
+        var thread = Worker.Start(() => WithoutGen2(() =>
         {
             var before = new ConcurrentDictionary<object, int>();
             RunAllAtOnce(4, before);
@@ -122,7 +122,55 @@ public sealed class PooledValueTaskBuilderInlineTests
             Assert.DoesNotContain(after.Keys, before.ContainsKey);
         }));
 
-        Assert.True(thread.Join(TimeSpan.FromMinutes(1)));
+        thread.Join();
+    }
+
+    [Fact]
+    public void Gen2Collection_BoxesKept_NextMethodGetsANewBox()
+    {
+        var thread = Worker.Start(() =>
+        {
+            var before = new ConcurrentDictionary<object, int>();
+            RunAllAtOnce(4, before);
+
+            // The watcher reaches gen2 after its first collections; from then on each gen2 collection empties the caches.
+            for (var i = 0; i < 3; i++)
+            {
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+            }
+
+            var after = new ConcurrentDictionary<object, int>();
+            RunAllAtOnce(4, after);
+
+            Assert.DoesNotContain(after.Keys, before.ContainsKey);
+        });
+
+        thread.Join();
+    }
+
+    [Fact]
+    public void Return_PoolingOff_NoBoxReused()
+    {
+        var thread = Worker.Start(() =>
+        {
+            BoxPool.Enabled = false;
+            try
+            {
+                var first = new ConcurrentDictionary<object, int>();
+                RunAllAtOnce(4, first);
+                var second = new ConcurrentDictionary<object, int>();
+                RunAllAtOnce(4, second);
+
+                Assert.DoesNotContain(second.Keys, first.ContainsKey);
+            }
+            finally
+            {
+                BoxPool.Enabled = true;
+            }
+        });
+
+        thread.Join();
     }
 
     /// <summary>
@@ -174,13 +222,6 @@ public sealed class PooledValueTaskBuilderInlineTests
         {
             Assert.Equal(i + 1, sums[i].GetAwaiter().GetResult());
         }
-    }
-
-    private static Thread StartThread(Action body)
-    {
-        var thread = new Thread(() => body()) { IsBackground = true };
-        thread.Start();
-        return thread;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
