@@ -169,7 +169,7 @@ public sealed class ProxyOptions
 
     /// <summary>
     /// Key <c>tasks.pooling</c>: the request path's async methods reuse their state-machine boxes, kept per thread and
-    /// method up to a bound and emptied at each gen2 collection (<c>Tasks/PooledStateMachineBox</c>). On by default: off,
+    /// method up to a bound and emptied at each gen2 collection (<c>Tasks/BoxPool</c>). On by default: off,
     /// each suspension allocates a box, as with the runtime's default builder.
     /// </summary>
     public bool TasksPooling { get; init; } = true;
