@@ -182,6 +182,13 @@ public sealed record ProxyOptions
     /// </summary>
     public bool InlineCompletions { get; init; } = true;
 
+    /// <summary>
+    /// Key <c>tasks.pooling</c>: the request path's async methods reuse their state-machine boxes, kept per thread and
+    /// method up to a bound and emptied at each gen2 collection (<c>Tasks/BoxPool</c>). On by default: off,
+    /// each suspension allocates a box, as with the runtime's default builder.
+    /// </summary>
+    public bool TasksPooling { get; init; } = true;
+
     /// <summary>Key <c>shutdownTimeoutMs</c>: how long in-flight requests may finish after SIGTERM.</summary>
     public TimeSpan ShutdownTimeout { get; init; } = TimeSpan.FromSeconds(30);
 

@@ -77,6 +77,7 @@ public static class ProxyOptionsReader
             ThreadCount = configuration[ConfigurationKeys.ThreadCount] is null ? null : ReadInt(configuration, ConfigurationKeys.ThreadCount, 0, 1),
             InlineScheduling = ReadBool(configuration, ConfigurationKeys.InlineScheduling, defaults.InlineScheduling),
             InlineCompletions = ReadBool(configuration, ConfigurationKeys.InlineCompletions, defaults.InlineCompletions),
+            TasksPooling = ReadBool(configuration, ConfigurationKeys.TasksPooling, defaults.TasksPooling),
             ShutdownTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ShutdownTimeoutMs, defaults.ShutdownTimeout),
             CertificatePath = ReadPath(configuration, ConfigurationKeys.CertificatePath),
             CertificateKeyPath = ReadPath(configuration, ConfigurationKeys.CertificateKeyPath),

@@ -1,5 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Proxy;
+using LLRP.Tasks;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
@@ -45,6 +46,7 @@ public static class ProxyHost
         // listener has not started yet, so in `dotnet LLRP.dll` it takes effect (in a process that used sockets before,
         // such as a test host, the engine keeps what it read then).
         Environment.SetEnvironmentVariable(InlineCompletionsVariable, options.InlineCompletions ? "1" : "0");
+        BoxPool.Enabled = options.TasksPooling;
         builder.WebHost.UseSockets(sockets =>
         {
             // An idle client connection holds no receive buffer: each read first waits for data with a zero-byte read.

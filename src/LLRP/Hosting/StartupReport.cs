@@ -147,7 +147,8 @@ public static class StartupReport
         Line(text,
             (K.ThreadCount, options.ThreadCount is { } threads ? Number(threads) : $"default ({Number(transportQueues)})"),
             (K.InlineScheduling, Flag(options.InlineScheduling)),
-            (K.InlineCompletions, Flag(options.InlineCompletions)));
+            (K.InlineCompletions, Flag(options.InlineCompletions)),
+            (K.TasksPooling, Flag(options.TasksPooling)));
         Tls(text, options);
         return text.ToString().TrimEnd();
     }

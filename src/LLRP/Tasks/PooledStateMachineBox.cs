@@ -4,16 +4,13 @@ namespace LLRP.Tasks;
 
 /// <summary>
 /// The heap home of one suspended async method (its state machine, copied here at its first suspension) and the
-/// awaitable its caller holds. Boxes are kept per thread and per method, up to <see cref="CacheSize"/>: one per
-/// connection the thread has in flight, so that a busy proxy reuses them all instead of allocating one per request
-/// (the runtime's pooling builder keeps one per thread and one per core).
+/// awaitable its caller holds. Boxes are kept per thread and per method, up to <see cref="BoxPool.MaxPerThread"/>: about
+/// one per request the thread has in flight, so that a busy proxy reuses them instead of allocating one per request
+/// (the runtime's pooling builder keeps one per thread and one per core), and all dropped at each gen2 collection.
 /// </summary>
 internal sealed class PooledStateMachineBox<TResult, TStateMachine> : PooledBox<TResult>
     where TStateMachine : IAsyncStateMachine
 {
-    /// <summary>Most idle boxes of one method kept per thread.</summary>
-    public const int CacheSize = 512;
-
     private static readonly ContextCallback MoveNextInContext = static box => ((PooledStateMachineBox<TResult, TStateMachine>)box!).StateMachine.MoveNext();
 
     [ThreadStatic]
@@ -39,9 +36,15 @@ internal sealed class PooledStateMachineBox<TResult, TStateMachine> : PooledBox<
         var cache = t_cache;
         if (cache is not null && t_cached > 0)
         {
-            var box = cache[--t_cached]!;
-            cache[t_cached] = null;
-            return box;
+            var box = cache[--t_cached];
+            if (box is not null)
+            {
+                cache[t_cached] = null;
+                return box;
+            }
+
+            // The cache was emptied by BoxPool.Trim.
+            t_cached = 0;
         }
 
         return new PooledStateMachineBox<TResult, TStateMachine>();
@@ -51,11 +54,23 @@ internal sealed class PooledStateMachineBox<TResult, TStateMachine> : PooledBox<
     {
         StateMachine = default!;
         Context = null;
-        var cache = t_cache ??= new PooledStateMachineBox<TResult, TStateMachine>?[CacheSize];
-        if (t_cached < CacheSize)
+        if (!BoxPool.Enabled)
+        {
+            return;
+        }
+
+        var cache = t_cache ??= NewCache();
+        if (t_cached < BoxPool.MaxPerThread)
         {
             cache[t_cached++] = this;
         }
+    }
+
+    private static PooledStateMachineBox<TResult, TStateMachine>?[] NewCache()
+    {
+        var cache = new PooledStateMachineBox<TResult, TStateMachine>?[BoxPool.MaxPerThread];
+        BoxPool.Register(cache);
+        return cache;
     }
 
     private void MoveNext()

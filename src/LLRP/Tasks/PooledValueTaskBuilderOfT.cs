@@ -52,11 +52,21 @@ internal struct PooledValueTaskBuilder<TResult>
         }
     }
 
+    /// <summary>
+    /// The method failed. Before any suspension an <see cref="OperationCanceledException"/> still goes through a box, so
+    /// that the method's <see cref="ValueTask{TResult}"/> is Canceled (and rethrows that exception), as the runtime's builders give.
+    /// </summary>
     public void SetException(Exception exception)
     {
         if (_box is { } box)
         {
             box.SetException(exception);
+        }
+        else if (exception is OperationCanceledException)
+        {
+            var canceled = new UnpooledBox<TResult>();
+            canceled.SetException(exception);
+            _box = canceled;
         }
         else
         {
@@ -64,15 +74,37 @@ internal struct PooledValueTaskBuilder<TResult>
         }
     }
 
+    /// <summary>Suspends the method until <paramref name="awaiter"/> completes; an awaiter that throws here ends the process (<see cref="ThreadPoolRethrow"/>).</summary>
     public void AwaitOnCompleted<TAwaiter, TStateMachine>(ref TAwaiter awaiter, ref TStateMachine stateMachine)
         where TAwaiter : INotifyCompletion
         where TStateMachine : IAsyncStateMachine
-        => awaiter.OnCompleted(Suspend(ref stateMachine));
+    {
+        var continuation = Suspend(ref stateMachine);
+        try
+        {
+            awaiter.OnCompleted(continuation);
+        }
+        catch (Exception e)
+        {
+            ThreadPoolRethrow.Queue(e);
+        }
+    }
 
+    /// <summary>As <see cref="AwaitOnCompleted"/>, for awaiters that do not flow the execution context themselves.</summary>
     public void AwaitUnsafeOnCompleted<TAwaiter, TStateMachine>(ref TAwaiter awaiter, ref TStateMachine stateMachine)
         where TAwaiter : ICriticalNotifyCompletion
         where TStateMachine : IAsyncStateMachine
-        => awaiter.UnsafeOnCompleted(Suspend(ref stateMachine));
+    {
+        var continuation = Suspend(ref stateMachine);
+        try
+        {
+            awaiter.UnsafeOnCompleted(continuation);
+        }
+        catch (Exception e)
+        {
+            ThreadPoolRethrow.Queue(e);
+        }
+    }
 
     /// <summary>
     /// The method suspends: at its first suspension it moves into a box (the builder learns its box before the state

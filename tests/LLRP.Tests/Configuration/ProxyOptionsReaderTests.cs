@@ -37,6 +37,7 @@ public sealed class ProxyOptionsReaderTests
         Assert.Null(options.ThreadCount);
         Assert.True(options.InlineScheduling);
         Assert.True(options.InlineCompletions);
+        Assert.True(options.TasksPooling);
         Assert.Equal(TimeSpan.FromSeconds(30), options.ShutdownTimeout);
     }
 
@@ -68,6 +69,7 @@ public sealed class ProxyOptionsReaderTests
             ("threadCount", "3"),
             ("transport.inlineScheduling", "false"),
             ("transport.inlineCompletions", "0"),
+            ("tasks.pooling", "false"),
             ("shutdownTimeoutMs", "1500"));
 
         Assert.False(options.EmbeddedDownstream);
@@ -95,6 +97,7 @@ public sealed class ProxyOptionsReaderTests
         Assert.Equal(3, options.ThreadCount);
         Assert.False(options.InlineScheduling);
         Assert.False(options.InlineCompletions);
+        Assert.False(options.TasksPooling);
         Assert.Equal(TimeSpan.FromMilliseconds(1500), options.ShutdownTimeout);
     }
 

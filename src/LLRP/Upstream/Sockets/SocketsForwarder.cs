@@ -144,24 +144,27 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
     /// <summary>
     /// Forwards the batch's only request while its body is pumped (the relay says when the response announces close).
     /// The client connection closes after the response if the body was not read to its end. If the response ends
-    /// before the pump, the upstream connection is not known to be at a message boundary and is discarded.
+    /// before the pump, the upstream connection is not known to be at a message boundary and is discarded. The pump is
+    /// stopped and awaited on every way out, a relay that throws included, so nothing is left reading the client input.
     /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwardResult> ForwardStreamingAsync(ClientRequestBody body)
     {
         var connection = upstream.Connection;
         var pump = RequestBodyPump.PumpAsync(body, connection);
-        var outcome = await relay.RelayAsync(connection, _pending[0], body, moreFollow: false);
-        var cutShort = !pump.IsCompleted;
-        if (cutShort)
+        RelayOutcome outcome;
+        try
         {
-            connection.Abort();
-            if (!body.IsCompleted)
-            {
-                body.CancelPendingRead();
-            }
+            outcome = await relay.RelayAsync(connection, _pending[0], body, moreFollow: false);
+        }
+        catch
+        {
+            StopPump(pump, connection, body);
+            await AwaitStoppedPumpAsync(pump);
+            throw;
         }
 
+        var cutShort = StopPump(pump, connection, body);
         var pumped = await pump;
         if (pumped is BodyPumpResult.Rejected or BodyPumpResult.ClientAborted || outcome.Error != ForwarderError.None)
         {
@@ -172,6 +175,37 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
         connection.CompletedResponses++;
         upstream.Release(outcome.UpstreamReusable && pumped == BodyPumpResult.Completed && !cutShort);
         return new ForwardResult(1, ForwarderError.None, Started: true, outcome.CloseClient || !body.IsCompleted);
+    }
+
+    /// <summary>Stops a pump the response finished (or failed) before; true when it was still running.</summary>
+    private static bool StopPump(ValueTask<BodyPumpResult> pump, UpstreamConnection connection, ClientRequestBody body)
+    {
+        if (pump.IsCompleted)
+        {
+            return false;
+        }
+
+        connection.Abort();
+        if (!body.IsCompleted)
+        {
+            body.CancelPendingRead();
+        }
+
+        return true;
+    }
+
+    /// <summary>Waits for a pump stopped because the relay threw: the relay's exception is the one that goes on, so the pump's own is dropped.</summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
+    private static async ValueTask AwaitStoppedPumpAsync(ValueTask<BodyPumpResult> pump)
+    {
+        try
+        {
+            await pump;
+        }
+        catch (Exception)
+        {
+            // Observed; the relay's failure is the one reported.
+        }
     }
 
     private bool CanRetry(int first)
