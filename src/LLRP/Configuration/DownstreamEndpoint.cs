@@ -21,6 +21,12 @@ public sealed class DownstreamEndpoint
 
     public Uri Uri { get; }
 
+    /// <summary>
+    /// Any certificate of this <c>https</c> destination is accepted: its cluster's
+    /// <c>HttpClient:DangerousAcceptAnyServerCertificate</c> (raw mode; the modes over HttpClient take <c>tls.downstreamInsecure</c>).
+    /// </summary>
+    public bool AcceptsAnyCertificate { get; private init; }
+
     /// <summary>True for an <c>https</c> downstream: its connections run TLS, with the host name checked against its certificate.</summary>
     public bool IsTls { get; }
 
@@ -55,6 +61,9 @@ public sealed class DownstreamEndpoint
 
         return new DownstreamEndpoint(uri);
     }
+
+    /// <summary>The same destination, with any certificate accepted (<see cref="AcceptsAnyCertificate"/>).</summary>
+    public DownstreamEndpoint AcceptingAnyCertificate() => new(Uri) { AcceptsAnyCertificate = true };
 
     public override string ToString() => Uri.ToString();
 }

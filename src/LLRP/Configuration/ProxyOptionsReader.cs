@@ -118,27 +118,17 @@ public static class ProxyOptionsReader
             : RoutingOptionsReader.Read(configuration, defaults);
 
     /// <summary>
-    /// The cluster settings that every mode applies per cluster so far are the same as the top-level keys' elsewhere: a
-    /// cluster that sets its own is refused, naming the key, rather than silently run with the top-level value.
+    /// A cluster setting that the chosen mode cannot apply per cluster is refused, naming its key, rather than silently run
+    /// with the top-level value.
     /// </summary>
     private static void CheckClusterSettings(ProxyOptions options, RoutingOptions routing)
     {
         foreach (var cluster in routing.Clusters)
         {
             var key = $"{ConfigurationKeys.ReverseProxySection.Name}:{ConfigurationKeys.ReverseProxySection.Clusters}:{cluster.Id}";
-            if (cluster.Affinity is not null)
+            if (cluster.DangerousAcceptAnyServerCertificate != options.DownstreamInsecure && options.Mode != ProxyMode.Raw)
             {
-                throw new ProxyConfigurationException($"{key}:SessionAffinity", "Enabled", "no session affinity: not supported by LLRP yet");
-            }
-
-            if (cluster.ResponseHeadersTimeout != options.ResponseHeadersTimeout)
-            {
-                throw new ProxyConfigurationException($"{key}:HttpRequest:ActivityTimeout", cluster.ResponseHeadersTimeout.ToString(), $"the value of {ConfigurationKeys.ResponseHeadersTimeoutMs} ({options.ResponseHeadersTimeout}): a timeout per cluster is not supported by LLRP yet");
-            }
-
-            if (cluster.DangerousAcceptAnyServerCertificate != options.DownstreamInsecure)
-            {
-                throw new ProxyConfigurationException($"{key}:HttpClient:DangerousAcceptAnyServerCertificate", cluster.DangerousAcceptAnyServerCertificate ? "true" : "false", $"the value of {ConfigurationKeys.DownstreamInsecure}: a certificate policy per cluster is not supported by LLRP yet");
+                throw new ProxyConfigurationException($"{key}:HttpClient:DangerousAcceptAnyServerCertificate", cluster.DangerousAcceptAnyServerCertificate ? "true" : "false", $"the value of {ConfigurationKeys.DownstreamInsecure} in the modes over HttpClient, whose handlers share one certificate policy (raw mode takes one per cluster)");
             }
         }
     }

@@ -11,10 +11,16 @@ namespace LLRP.Http1;
 /// </summary>
 internal static class ResponseHeadWriter
 {
-    public static void Write<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head, in ResponseFraming framing, ResponseTransforms transforms)
+    /// <param name="writer">Where the head goes.</param>
+    /// <param name="head">The downstream's response head.</param>
+    /// <param name="framing">How the response reaches the client.</param>
+    /// <param name="transforms">The route's response transforms.</param>
+    /// <param name="extraFields">Whole field lines added as they are (the session affinity's binding); empty for none.</param>
+    public static void Write<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head, in ResponseFraming framing, ResponseTransforms transforms, ReadOnlySpan<byte> extraFields = default)
         where TWriter : IBufferWriter<byte>
     {
         WriteStartAndFields(ref writer, head, transforms);
+        writer.Write(extraFields);
         if (framing.Body == BodyFraming.Chunked)
         {
             writer.Write("Transfer-Encoding: chunked\r\n"u8);

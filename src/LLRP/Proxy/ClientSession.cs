@@ -224,8 +224,9 @@ internal sealed class ClientSession : ITrackedConnection
             }
 
             var route = _routing.Match(_head);
-            if (count > 0 && !ReferenceEquals(route, batchRoute))
+            if (count > 0 && (!ReferenceEquals(route, batchRoute) || route?.Cluster.Affinity is not null))
             {
+                // A batch has one route; under session affinity each request has its own destination.
                 break;
             }
 
@@ -241,7 +242,7 @@ internal sealed class ClientSession : ITrackedConnection
                 break;
             }
 
-            if (count == 0 && await _routing.BeginAsync(route, _head.IsIdempotent) is var error and not ForwarderError.None)
+            if (count == 0 && await _routing.BeginAsync(route, _head.IsIdempotent, _head) is var error and not ForwarderError.None)
             {
                 _routing.Release();
                 Fail(error, started: false);

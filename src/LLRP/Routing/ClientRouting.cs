@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Routing.Destinations;
@@ -36,6 +37,9 @@ internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, 
     /// <summary>The destination whose slot the batch holds, given back when the batch ends.</summary>
     private Destination? _entered;
 
+    /// <summary>The destination the batch's session affinity names, available or not; null when it names none.</summary>
+    private Destination? _affine;
+
     /// <summary>The destinations the batch failed on, one bit per <see cref="Destination.Index"/>.</summary>
     private ulong _tried;
 
@@ -48,14 +52,29 @@ internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, 
     /// <summary>The route of <paramref name="head"/> in the current table, or null when none takes it; its path captures go to the forwarding rules.</summary>
     public Route? Match(RequestHead head) => router.Current.Match(head, defaultPort, rewriter);
 
-    /// <summary>Picks the batch's destination in <paramref name="route"/>'s cluster, takes a slot and makes it ready, elsewhere when the first attempt left the request unsent.</summary>
+    /// <summary>
+    /// Picks the batch's destination in <paramref name="route"/>'s cluster (the one its session affinity names, while
+    /// available), takes a slot and makes it ready, elsewhere when the first attempt left the request unsent.
+    /// </summary>
+    /// <param name="route">The batch's route.</param>
+    /// <param name="idempotent">Every request of the batch is idempotent.</param>
+    /// <param name="head">The batch's first request, where a session affinity key is looked for.</param>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    public async ValueTask<ForwarderError> BeginAsync(Route route, bool idempotent)
+    public async ValueTask<ForwarderError> BeginAsync(Route route, bool idempotent, RequestHead head)
     {
         _route = route;
         _tried = 0;
         _retries = 0;
         response.Transforms = route.ResponseTransforms;
+        response.AffinityLine = [];
+        var affinity = route.Cluster.Affinity;
+        _affine = affinity is null ? null : Affine(route.Cluster, affinity.FindKey(head));
+        if (_affine is { } affine && !affine.IsAvailable(Environment.TickCount64)
+            && affinity!.Options.FailurePolicy == AffinityFailurePolicy.Return503Error)
+        {
+            return ForwarderError.AffinityDestinationUnavailable;
+        }
+
         var error = await TryDestinationAsync();
         return error == ForwarderError.None ? error : await RetryElsewhereAsync(error, idempotent);
     }
@@ -127,7 +146,10 @@ internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, 
     private async ValueTask<ForwarderError> TryDestinationAsync()
     {
         var route = _route!;
-        var destination = route.Cluster.Balancer.Pick(_destination, _tried, Environment.TickCount64);
+        var now = Environment.TickCount64;
+        var destination = _affine is { } affine && (_tried & (1UL << affine.Index)) == 0 && affine.IsAvailable(now)
+            ? affine
+            : route.Cluster.Balancer.Pick(_destination, _tried, now);
         if (destination is null)
         {
             return ForwarderError.NoHealthyDestination;
@@ -140,8 +162,14 @@ internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, 
         }
 
         _entered = destination;
+        if (!ReferenceEquals(destination, _affine))
+        {
+            // A new binding (or none before): the response tells the client where its session now lives.
+            response.AffinityLine = destination.AffinityLine;
+        }
+
         rewriter.Retarget(destination.Authority, destination.Endpoint.PathPrefix, route.RequestTransforms);
-        var error = await forwarder.BeginBatchAsync(destination.Endpoint);
+        var error = await forwarder.BeginBatchAsync(destination.Endpoint, route.Cluster.Options.ResponseHeadersTimeout);
         if (error != ForwarderError.None)
         {
             Report(error, completed: 0);
@@ -149,6 +177,25 @@ internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, 
         }
 
         return error;
+    }
+
+    /// <summary>The current destination of <paramref name="cluster"/> whose affinity key is <paramref name="key"/>, or null.</summary>
+    private static Destination? Affine(Cluster cluster, ReadOnlySpan<byte> key)
+    {
+        if (key.IsEmpty)
+        {
+            return null;
+        }
+
+        foreach (var destination in cluster.Destinations.Current)
+        {
+            if (key.SequenceEqual(destination.AffinityKey))
+            {
+                return destination;
+            }
+        }
+
+        return null;
     }
 
     /// <summary>The failure allows another destination for this batch (<see cref="ErrorPolicy.Retry"/>), and retries remain.</summary>

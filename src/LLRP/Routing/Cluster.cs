@@ -1,5 +1,6 @@
 using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
+using LLRP.Routing.Affinity;
 using LLRP.Routing.Destinations;
 
 namespace LLRP.Routing;
@@ -14,7 +15,8 @@ internal sealed class Cluster
     public Cluster(ClusterOptions options)
     {
         Options = options;
-        Destinations = new DestinationRegistry(options);
+        Affinity = options.Affinity is { } affinity ? new SessionAffinity(options.Id, affinity) : null;
+        Destinations = new DestinationRegistry(options, Affinity);
         Balancer = new LoadBalancer(Destinations, options.Balancing, options.AvailableDestinations);
         Tag = new KeyValuePair<string, object?>(ProxyMetrics.ClusterTag, options.Id);
     }
@@ -27,6 +29,9 @@ internal sealed class Cluster
     public KeyValuePair<string, object?> Tag { get; }
 
     public DestinationRegistry Destinations { get; }
+
+    /// <summary>The cluster's session affinity; null without.</summary>
+    public SessionAffinity? Affinity { get; }
 
     public LoadBalancer Balancer { get; }
 

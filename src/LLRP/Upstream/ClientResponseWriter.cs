@@ -32,6 +32,9 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
         set => _stopping = value;
     }
 
+    /// <summary>A field line every final response of the batch carries (the session affinity's binding); empty for none.</summary>
+    public byte[] AffinityLine { get; set; } = [];
+
     /// <summary>The response transforms of the route of the batch being answered.</summary>
     public ResponseTransforms Transforms { get; set; } = ResponseTransforms.None;
 
@@ -73,8 +76,8 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
     public ResponseFraming WriteHead(ResponseHead head, bool isHeadRequest, bool isHttp10Client, bool persistent, bool moreFollow = false)
     {
         _framing = ResponseFraming.For(head, isHeadRequest, isHttp10Client, persistent && (moreFollow || !_stopping));
-        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), head.Source.Length + 64 + Transforms.Overhead);
-        ResponseHeadWriter.Write(ref writer, head, _framing, Transforms);
+        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), head.Source.Length + 64 + Transforms.Overhead + AffinityLine.Length);
+        ResponseHeadWriter.Write(ref writer, head, _framing, Transforms, AffinityLine);
         writer.Commit();
         return _framing;
     }

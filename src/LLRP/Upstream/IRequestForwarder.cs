@@ -22,7 +22,9 @@ internal interface IRequestForwarder : IAsyncDisposable
     ForwarderTraits Traits { get; }
 
     /// <summary>Makes <paramref name="downstream"/> ready for a batch (an open connection, for one); an error is answered before anything is sent.</summary>
-    ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream);
+    /// <param name="downstream">The batch's destination.</param>
+    /// <param name="responseHeadersTimeout">Its cluster's time from a request sent to its response head.</param>
+    ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout);
 
     /// <summary>Takes the next request of the batch.</summary>
     /// <param name="head">Its parsed head; reused for the next request once this returns.</param>

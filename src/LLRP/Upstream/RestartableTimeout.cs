@@ -8,11 +8,14 @@ internal sealed class RestartableTimeout(TimeSpan duration) : IDisposable
 {
     private CancellationTokenSource? _source;
 
+    /// <summary>How long each wait may last; a change applies from the next <see cref="Start"/>.</summary>
+    public TimeSpan Duration { get; set; } = duration;
+
     /// <summary>Starts the timeout; the token is cancelled when it passes before <see cref="Stop"/>.</summary>
     public CancellationToken Start()
     {
         var source = _source ??= new CancellationTokenSource();
-        source.CancelAfter(duration);
+        source.CancelAfter(Duration);
         return source.Token;
     }
 

@@ -1,4 +1,6 @@
+using System.Buffers;
 using System.IO.Pipelines;
+using System.Text;
 using LLRP.Configuration;
 using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
@@ -19,7 +21,7 @@ public sealed class ClientRoutingTests
     {
         var (routing, route, forwarder) = Make(TestClusters.Cluster(3, BalancingPolicy.FirstAlphabetical), host => host == "a" ? ForwarderError.ConnectFailed : ForwarderError.None);
 
-        Assert.Equal(ForwarderError.None, await routing.BeginAsync(route, idempotent: true));
+        Assert.Equal(ForwarderError.None, await routing.BeginAsync(route, idempotent: true, Head));
         Assert.Equal(["a", "b"], forwarder.Begun);
         var destinations = route.Cluster.Destinations.Current;
         Assert.Equal(0, destinations[0].ActiveRequests);
@@ -39,7 +41,7 @@ public sealed class ClientRoutingTests
     {
         var (routing, route, forwarder) = Make(TestClusters.Cluster(4, maxRetries: maxRetries), _ => ForwarderError.ConnectTimeout);
 
-        Assert.Equal(ForwarderError.ConnectTimeout, await routing.BeginAsync(route, idempotent: true));
+        Assert.Equal(ForwarderError.ConnectTimeout, await routing.BeginAsync(route, idempotent: true, Head));
         Assert.Equal(1 + maxRetries, forwarder.Begun.Count);
         Assert.Equal(forwarder.Begun.Count, forwarder.Begun.Distinct().Count());
         routing.Release();
@@ -54,7 +56,7 @@ public sealed class ClientRoutingTests
     {
         var (routing, route, forwarder) = Make(TestClusters.Cluster(2), host => host == "a" ? ForwarderError.ConnectFailed : ForwarderError.None, unsentAnyMethod);
 
-        var error = await routing.BeginAsync(route, idempotent: false);
+        var error = await routing.BeginAsync(route, idempotent: false, Head);
 
         Assert.Equal(attempts, forwarder.Begun.Count);
         Assert.Equal(unsentAnyMethod ? ForwarderError.None : ForwarderError.ConnectFailed, error);
@@ -68,7 +70,7 @@ public sealed class ClientRoutingTests
     public async Task IsUnanswered_UpstreamClosed_OnlyIdempotent(bool idempotent, bool unanswered)
     {
         var (routing, route, _) = Make(TestClusters.Cluster(2), _ => ForwarderError.None);
-        await routing.BeginAsync(route, idempotent);
+        await routing.BeginAsync(route, idempotent, Head);
 
         Assert.Equal(unanswered, routing.IsUnanswered(ForwardResult.Failed(0, ForwarderError.UpstreamClosed, started: false), idempotent));
         Assert.False(routing.IsUnanswered(ForwardResult.Failed(0, ForwarderError.UpstreamClosed, started: true), idempotent));
@@ -83,14 +85,14 @@ public sealed class ClientRoutingTests
         var (routing, route, forwarder) = Make(TestClusters.Cluster(2, BalancingPolicy.FirstAlphabetical, maxRetries: 0, passiveFailures: 2), _ => ForwarderError.None);
         for (var i = 0; i < 2; i++)
         {
-            await routing.BeginAsync(route, idempotent: true);
+            await routing.BeginAsync(route, idempotent: true, Head);
             routing.Report(ForwarderError.InvalidResponse, completed: 0);
             routing.Release();
         }
 
         var destinations = route.Cluster.Destinations.Current;
         Assert.False(destinations[0].IsAvailable(Environment.TickCount64));
-        await routing.BeginAsync(route, idempotent: true);
+        await routing.BeginAsync(route, idempotent: true, Head);
         Assert.Equal(["a", "a", "b"], forwarder.Begun);
         routing.Release();
     }
@@ -105,8 +107,8 @@ public sealed class ClientRoutingTests
         var first = Routing(router, new ScriptedForwarder(_ => ForwarderError.None), unsentAnyMethod: true);
         var second = Routing(router, new ScriptedForwarder(_ => ForwarderError.None), unsentAnyMethod: true);
 
-        Assert.Equal(ForwarderError.None, await first.BeginAsync(route, idempotent: true));
-        Assert.Equal(ForwarderError.QueueFull, await second.BeginAsync(route, idempotent: true));
+        Assert.Equal(ForwarderError.None, await first.BeginAsync(route, idempotent: true, Head));
+        Assert.Equal(ForwarderError.QueueFull, await second.BeginAsync(route, idempotent: true, Head));
         second.Release();
         Assert.Equal(1, route.Cluster.Destinations.Current[0].ActiveRequests);
         first.Release();
@@ -124,8 +126,80 @@ public sealed class ClientRoutingTests
             destination.Health.ReportFailure(Environment.TickCount64);
         }
 
-        Assert.Equal(ForwarderError.None, await routing.BeginAsync(route, idempotent: true));
+        Assert.Equal(ForwarderError.None, await routing.BeginAsync(route, idempotent: true, Head));
         routing.Release();
+    }
+
+    /// <summary>A request bound by cookie to the destination it was sent to first comes back to it; the binding is sent once.</summary>
+    [Fact]
+    public async Task Affinity_Cookie_SticksToTheBoundDestination()
+    {
+        var cluster = TestClusters.Cluster(3, BalancingPolicy.RoundRobin) with { Affinity = CookieAffinity(AffinityFailurePolicy.Redistribute) };
+        var (routing, route, forwarder, response) = MakeWithResponse(cluster);
+
+        Assert.Equal(ForwarderError.None, await routing.BeginAsync(route, idempotent: true, Head));
+        var bound = routing.Destination!;
+        var line = Encoding.ASCII.GetString(response.AffinityLine);
+        routing.Release();
+        var key = line["Set-Cookie: .Test.Affinity=".Length..line.IndexOf(';')];
+        Assert.Equal(Encoding.ASCII.GetString(bound.AffinityKey), key);
+        Assert.Contains("; path=/; httponly", line, StringComparison.Ordinal);
+
+        for (var i = 0; i < 4; i++)
+        {
+            Assert.Equal(ForwarderError.None, await routing.BeginAsync(route, idempotent: true, Parse($"GET / HTTP/1.1\r\nHost: h\r\nCookie: a=1; .Test.Affinity={key}; b=2\r\n\r\n")));
+            Assert.Same(bound, routing.Destination);
+            Assert.Empty(response.AffinityLine);
+            routing.Release();
+        }
+
+        Assert.Equal(5, forwarder.Begun.Count);
+    }
+
+    /// <summary>The bound destination ejected: Redistribute picks another and binds anew; Return503Error answers 503.</summary>
+    [Theory]
+    [InlineData(AffinityFailurePolicy.Redistribute, nameof(ForwarderError.None))]
+    [InlineData(AffinityFailurePolicy.Return503Error, nameof(ForwarderError.AffinityDestinationUnavailable))]
+    public async Task Affinity_BoundDestinationEjected_FollowsTheFailurePolicy(AffinityFailurePolicy policy, string expectedError)
+    {
+        var expected = Enum.Parse<ForwarderError>(expectedError);
+        var cluster = TestClusters.Cluster(2, BalancingPolicy.FirstAlphabetical, passiveFailures: 1) with { Affinity = CookieAffinity(policy) };
+        var (routing, route, _, response) = MakeWithResponse(cluster);
+        var bound = route.Cluster.Destinations.Current[0];
+        bound.Health.ReportFailure(Environment.TickCount64);
+
+        var error = await routing.BeginAsync(route, idempotent: true, Parse($"GET / HTTP/1.1\r\nHost: h\r\nCookie: .Test.Affinity={Encoding.ASCII.GetString(bound.AffinityKey)}\r\n\r\n"));
+
+        Assert.Equal(expected, error);
+        if (expected == ForwarderError.None)
+        {
+            Assert.NotSame(bound, routing.Destination);
+            Assert.Equal(routing.Destination!.AffinityLine, response.AffinityLine);
+        }
+
+        routing.Release();
+        Assert.All(route.Cluster.Destinations.Current, destination => Assert.Equal(0, destination.ActiveRequests));
+    }
+
+    private static SessionAffinityOptions CookieAffinity(AffinityFailurePolicy policy)
+        => new(AffinityPolicy.Cookie, policy, ".Test.Affinity", AffinityCookieOptions.Default);
+
+    private static (ClientRouting Routing, Route Route, ScriptedForwarder Forwarder, ClientResponseWriter Response) MakeWithResponse(ClusterOptions cluster)
+    {
+        var router = new Router(TestClusters.CatchAll(cluster), TestClusters.Metrics());
+        var forwarder = new ScriptedForwarder(_ => ForwarderError.None);
+        var response = Response();
+        var routing = new ClientRouting(router, forwarder, Rewriter(), response, new RoutingServices(TestClusters.Metrics(), Log(), true), defaultPort: 80);
+        return (routing, router.Current.Routes[0], forwarder, response);
+    }
+
+    private static RequestHead Head => Parse("GET / HTTP/1.1\r\nHost: h\r\n\r\n");
+
+    private static RequestHead Parse(string request)
+    {
+        var head = new RequestHead();
+        Assert.True(RequestHeadParser.TryParse(new ReadOnlySequence<byte>(Encoding.ASCII.GetBytes(request)), head, new RequestLimits(8192, 32768, 100), out _));
+        return head;
     }
 
     private static (ClientRouting Routing, Route Route, ScriptedForwarder Forwarder) Make(ClusterOptions cluster, Func<string, ForwarderError> begin, bool unsentAnyMethod = true)

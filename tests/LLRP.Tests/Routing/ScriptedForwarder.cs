@@ -13,7 +13,7 @@ internal sealed class ScriptedForwarder(Func<string, ForwarderError> begin) : IR
 
     public ForwarderTraits Traits => ForwarderTraits.Pipelining;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream)
+    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout)
     {
         Begun.Add(downstream.Host[..1]);
         return ValueTask.FromResult(begin(downstream.Host[..1]));

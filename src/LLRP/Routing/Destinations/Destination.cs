@@ -48,6 +48,12 @@ internal sealed class Destination
     /// <summary>What a reload matches it by: its name and its base URI.</summary>
     public string Key { get; }
 
+    /// <summary>The key its cluster's session affinity knows it by (<see cref="Affinity.SessionAffinity.KeyOf"/>); empty without affinity.</summary>
+    public byte[] AffinityKey { get; init; } = [];
+
+    /// <summary>The response field line that binds a client to it; empty without affinity.</summary>
+    public byte[] AffinityLine { get; init; } = [];
+
     /// <summary>The <c>Host</c> its requests carry: the configured <c>Host</c>, else its base URI's authority.</summary>
     public byte[] Authority { get; }
 

@@ -1,5 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Configuration.Routes;
+using LLRP.Routing.Affinity;
 
 namespace LLRP.Routing.Destinations;
 
@@ -10,13 +11,16 @@ namespace LLRP.Routing.Destinations;
 internal sealed class DestinationRegistry
 {
     private readonly ClusterOptions _options;
+    private readonly SessionAffinity? _affinity;
     private readonly Lock _updates = new();
     private volatile Destination[] _current = [];
 
     /// <param name="options">The cluster's settings, which its destinations' health and limits follow.</param>
-    public DestinationRegistry(ClusterOptions options)
+    /// <param name="affinity">The cluster's session affinity, which gives each destination its key; null without.</param>
+    public DestinationRegistry(ClusterOptions options, SessionAffinity? affinity = null)
     {
         _options = options;
+        _affinity = affinity;
         Update(options.Destinations);
     }
 
@@ -76,15 +80,21 @@ internal sealed class DestinationRegistry
         return (int)Math.Clamp((soonest + 999) / 1000, 1, 3600);
     }
 
-    private Destination Create(DestinationOptions configured) => new(
-        configured,
-        _options.Id,
-        new DestinationHealth(
+    private Destination Create(DestinationOptions configured)
+    {
+        var key = _affinity?.KeyOf(Destination.KeyOf(configured)) ?? [];
+        var endpoint = configured.Endpoint.IsTls && _options.DangerousAcceptAnyServerCertificate
+            ? configured.Endpoint.AcceptingAnyCertificate()
+            : configured.Endpoint;
+        var health = new DestinationHealth(
             _options.PassiveHealth.ConsecutiveFailures,
             (long)_options.PassiveHealth.Reactivation.TotalMilliseconds,
             _options.ActiveHealth?.HealthyThreshold ?? 1,
-            _options.ActiveHealth?.UnhealthyThreshold ?? 1),
-        _options.MaxRequestsPerDestination,
-        _options.MaxQueuedPerDestination,
-        _options.QueueTimeout);
+            _options.ActiveHealth?.UnhealthyThreshold ?? 1);
+        return new Destination(configured with { Endpoint = endpoint }, _options.Id, health, _options.MaxRequestsPerDestination, _options.MaxQueuedPerDestination, _options.QueueTimeout)
+        {
+            AffinityKey = key,
+            AffinityLine = _affinity?.FieldLine(key) ?? [],
+        };
+    }
 }

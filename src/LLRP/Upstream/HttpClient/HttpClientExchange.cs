@@ -24,6 +24,12 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
     private ForwardedContent? _reusedContent;
     private readonly RestartableTimeout _timeout = new(responseHeadersTimeout);
 
+    /// <summary>The response headers timeout of the batch's cluster.</summary>
+    public TimeSpan ResponseHeadersTimeout
+    {
+        set => _timeout.Duration = value;
+    }
+
     /// <summary>An empty message to fill: the connection's reused one, its headers cleared, or a new one.</summary>
     public HttpRequestMessage NextMessage()
     {

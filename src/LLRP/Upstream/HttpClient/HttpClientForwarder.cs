@@ -29,8 +29,9 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream)
+    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout)
     {
+        exchange.ResponseHeadersTimeout = responseHeadersTimeout;
         _downstream = downstream;
         _uris.Retarget(downstream);
         return ValueTask.FromResult(ForwarderError.None);

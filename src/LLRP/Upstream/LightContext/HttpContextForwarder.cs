@@ -30,8 +30,9 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream)
+    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout)
     {
+        exchange.ResponseHeadersTimeout = responseHeadersTimeout;
         _uris.Retarget(downstream);
         return ValueTask.FromResult(ForwarderError.None);
     }

@@ -19,6 +19,12 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     private readonly ResponseHead _response = new();
     private readonly RestartableTimeout _timeout = new(responseHeadersTimeout);
 
+    /// <summary>The response headers timeout of the batch's cluster.</summary>
+    public TimeSpan ResponseHeadersTimeout
+    {
+        set => _timeout.Duration = value;
+    }
+
     /// <summary>Relays the response to <paramref name="request"/>.</summary>
     /// <param name="body">
     /// The request's body when it is read from the client as it comes. A final response to a client that still waits for

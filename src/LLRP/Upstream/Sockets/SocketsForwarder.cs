@@ -26,9 +26,10 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
 
     public ForwarderTraits Traits => ForwarderTraits.Pipelining;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream)
+    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout)
     {
         _count = 0;
+        relay.ResponseHeadersTimeout = responseHeadersTimeout;
         return upstream.EnsureAsync(downstream);
     }
 

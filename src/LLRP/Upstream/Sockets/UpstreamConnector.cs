@@ -17,7 +17,7 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
     private readonly TimeSpan _connectTimeout = options.ConnectTimeout;
     private readonly bool _inlineScheduling = options.InlineScheduling;
     private readonly ConcurrentDictionary<DownstreamEndpoint, SslClientAuthenticationOptions> _tls = new();
-    private readonly Func<DownstreamEndpoint, SslClientAuthenticationOptions> _newTls = downstream => DownstreamTls.ClientOptions(downstream, options.DownstreamInsecure);
+    private readonly Func<DownstreamEndpoint, SslClientAuthenticationOptions> _newTls = downstream => DownstreamTls.ClientOptions(downstream, downstream.AcceptsAnyCertificate);
 
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
     public async ValueTask<UpstreamConnection> ConnectAsync(DownstreamEndpoint downstream)

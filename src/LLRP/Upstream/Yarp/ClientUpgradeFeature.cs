@@ -15,6 +15,9 @@ namespace LLRP.Upstream.Yarp;
 internal sealed class ClientUpgradeFeature(ForwarderContext context, LightResponse response, TimeSpan responseHeadersTimeout) : IHttpUpgradeFeature, IDisposable
 {
     private CancellationTokenSource? _ended;
+
+    /// <summary>The response headers timeout of the batch's cluster.</summary>
+    public TimeSpan ResponseHeadersTimeout { get; set; } = responseHeadersTimeout;
     private bool _headArrived;
 
     /// <summary>The tunnelled protocols the request asks for (<see cref="Http1.RequestHead.RequestedUpgrades"/>); zero for no upgrade.</summary>
@@ -35,7 +38,7 @@ internal sealed class ClientUpgradeFeature(ForwarderContext context, LightRespon
     {
         (RequestedUpgrades, Switched, _headArrived) = (requestedUpgrades, false, false);
         _ended?.Dispose();
-        _ended = IsUpgradableRequest ? new CancellationTokenSource(responseHeadersTimeout) : null;
+        _ended = IsUpgradableRequest ? new CancellationTokenSource(ResponseHeadersTimeout) : null;
     }
 
     /// <summary>The response head arrived: the response headers timeout stops.</summary>

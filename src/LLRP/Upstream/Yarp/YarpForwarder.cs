@@ -23,7 +23,7 @@ internal sealed class YarpForwarder : IRequestForwarder
 {
     private InvokerSelector _invokers;
     private readonly IHttpForwarder _forwarder;
-    private readonly ForwarderRequestConfig _config;
+    private ForwarderRequestConfig _config;
     private readonly ForwarderRequestConfig _upgradeConfig;
     private readonly ClientUpgradeFeature _upgrade;
     private readonly LightHttpContext _light;
@@ -54,8 +54,15 @@ internal sealed class YarpForwarder : IRequestForwarder
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream)
+    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout)
     {
+        if (_config.ActivityTimeout != responseHeadersTimeout)
+        {
+            // YARP's activity timeout is the response headers timeout of the batch's cluster.
+            _config = _config with { ActivityTimeout = responseHeadersTimeout };
+        }
+
+        _upgrade.ResponseHeadersTimeout = responseHeadersTimeout;
         _uris.Retarget(downstream);
         _destinationPrefix = downstream.Origin;
         return ValueTask.FromResult(ForwarderError.None);

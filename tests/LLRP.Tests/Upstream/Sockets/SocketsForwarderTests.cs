@@ -35,7 +35,7 @@ public sealed class SocketsForwarderTests
             new ResponseRelay(response, 65536, NoLimits, TimeSpan.FromSeconds(30), new UpgradeProtocols([])),
             new RequestRewriter([], [], [], "http"u8.ToArray(), new RewriteSettings(PreserveHost: false, ForwardedHeaders: false, AddVia: false)),
             Limits);
-        Assert.Equal(ForwarderError.None, await forwarder.BeginBatchAsync(Downstream));
+        Assert.Equal(ForwarderError.None, await forwarder.BeginBatchAsync(Downstream, TimeSpan.FromSeconds(30)));
         var message = new ReadOnlySequence<byte>("POST /upload HTTP/1.1\r\nHost: example\r\nContent-Length: 100\r\n\r\n"u8.ToArray());
         var head = new RequestHead();
         Assert.True(RequestHeadParser.TryParse(message, head, Limits, out var headLength));
