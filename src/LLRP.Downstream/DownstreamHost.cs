@@ -25,6 +25,9 @@ public static class DownstreamHost
         var builder = WebApplication.CreateSlimBuilder(args);
         var dispatcher = new RequestDispatcher(ResponseDelaySetting.Read(builder.Configuration));
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
+
+        // A failed start is reported once by whoever starts the origin; the host would log it again with its stack trace.
+        builder.Logging.AddFilter("Microsoft.Extensions.Hosting.Internal.Host", LogLevel.Critical);
         builder.WebHost.UseSockets();
         builder.WebHost.UseKestrelHttpsConfiguration();
         builder.WebHost.ConfigureKestrel(options =>

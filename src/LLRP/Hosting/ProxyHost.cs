@@ -1,5 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Proxy;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
@@ -16,6 +17,9 @@ namespace LLRP.Hosting;
 public static class ProxyHost
 {
     private const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
+
+    /// <summary>The category the generic host logs a failed start under.</summary>
+    public const string HostCategory = "Microsoft.Extensions.Hosting.Internal.Host";
 
     /// <summary>Builds (does not start) the proxy from command-line arguments and environment variables.</summary>
     /// <exception cref="ProxyConfigurationException">A configuration value is invalid.</exception>
@@ -65,6 +69,16 @@ public static class ProxyHost
             }
         });
 
+        // Kestrel binds what ProxyEndpoints and AdminEndpoints listen on. The host would also hand Kestrel the addresses of
+        // `urls` (read above as LLRP's own key), which Kestrel then overrides with a warning; an address list with no
+        // address in it takes their place (the host falls back to the `urls` it read at start-up only when this is empty).
+        builder.WebHost.UseSetting(WebHostDefaults.ServerUrlsKey, ";");
+        builder.WebHost.UseSetting(WebHostDefaults.HttpPortsKey, string.Empty);
+        builder.WebHost.UseSetting(WebHostDefaults.HttpsPortsKey, string.Empty);
+
+        // A failed start is reported once, as one line naming the key (StartAsync); the host would log it again with its stack trace.
+        builder.Logging.AddFilter(HostCategory, LogLevel.Critical);
+
         var app = builder.Build();
         if (options.AdminUrls is not null)
         {
@@ -73,4 +87,25 @@ public static class ProxyHost
 
         return app;
     }
+
+    /// <summary>Starts a proxy built by <see cref="Build"/>.</summary>
+    /// <exception cref="ProxyConfigurationException">An address of <c>urls</c> or <c>admin.urls</c> is in use.</exception>
+    public static async Task StartAsync(WebApplication app)
+    {
+        try
+        {
+            await app.StartAsync();
+        }
+        catch (IOException e) when (e.InnerException is AddressInUseException)
+        {
+            var options = app.Services.GetRequiredService<ProxyOptions>();
+            throw TakenAddresses.First(options.Urls) is { } url ? InUse(ConfigurationKeys.Urls, url)
+                : TakenAddresses.First(options.AdminUrls) is { } admin ? InUse(ConfigurationKeys.AdminUrls, admin)
+                : new ProxyConfigurationException($"{ConfigurationKeys.Urls} or {ConfigurationKeys.AdminUrls}", $"{options.Urls} and {options.AdminUrls}", $"addresses no other socket holds and each bound once ({e.Message})");
+        }
+    }
+
+    /// <summary>The error for <paramref name="url"/> of <paramref name="key"/>, whose address another socket holds.</summary>
+    public static ProxyConfigurationException InUse(string key, string url)
+        => new(key, url, "an address no other socket listens on: this one is in use (another LLRP or server still running?); choose another port, or stop what holds it (ss -ltnp)");
 }
