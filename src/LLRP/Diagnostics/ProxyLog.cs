@@ -28,4 +28,7 @@ internal static partial class ProxyLog
 
     [LoggerMessage(7, LogLevel.Error, "The reloaded configuration's destinations were ignored, the current ones stay: {Error}")]
     public static partial void DestinationsReloadRefused(ILogger logger, string error);
+
+    [LoggerMessage(20, LogLevel.Warning, "Unknown configuration key '{Key}' ({Source}) is ignored; did you mean '{Nearest}'?")]
+    public static partial void UnknownKey(ILogger logger, string key, string source, string nearest);
 }

@@ -1,4 +1,5 @@
 using LLRP.Configuration;
+using LLRP.Diagnostics;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Builder;
@@ -27,6 +28,7 @@ public static class ProxyHost
     {
         var builder = WebApplication.CreateSlimBuilder(args);
         var options = ProxyOptionsReader.Read(builder.Configuration);
+        var unknownKeys = UnknownKeys.Find(builder.Configuration).ToList();
 
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.Logging.AddFilter("LLRP", LogLevel.Information);
@@ -80,6 +82,12 @@ public static class ProxyHost
         builder.Logging.AddFilter(HostCategory, LogLevel.Critical);
 
         var app = builder.Build();
+        var configurationLog = app.Services.GetRequiredService<ILogger<ProxyOptions>>();
+        foreach (var (key, source, nearest) in unknownKeys)
+        {
+            ProxyLog.UnknownKey(configurationLog, key, source, nearest);
+        }
+
         if (options.AdminUrls is not null)
         {
             AdminEndpoints.Map(app);
