@@ -21,9 +21,10 @@ internal static class ProxyEndpoints
     /// <summary>How long a client may take over its TLS handshake (Kestrel's default).</summary>
     private static readonly TimeSpan HandshakeTimeout = TimeSpan.FromSeconds(10);
 
-    public static void Listen(KestrelServerOptions kestrel, ProxyOptions options)
+    public static void Listen(KestrelServerOptions kestrel, ProxyOptions options, BoundListeners listeners)
         => Bind(kestrel, options.Urls, (url, listen) =>
         {
+            listeners.AddProxy(url, listen);
             var certificate = url.StartsWith("https://", StringComparison.OrdinalIgnoreCase)
                 ? options.ServerCertificate ?? throw new InvalidOperationException($"{url} is https, but the options hold no certificate ({nameof(ProxyOptionsReader)} requires one).")
                 : null;

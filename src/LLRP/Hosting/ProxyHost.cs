@@ -33,6 +33,8 @@ public static class ProxyHost
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.Logging.AddFilter("LLRP", LogLevel.Information);
         builder.Services.AddSingleton(options);
+        var listeners = new BoundListeners();
+        builder.Services.AddSingleton(listeners);
         builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = options.ShutdownTimeout);
         if (options.EmbeddedDownstream)
         {
@@ -64,10 +66,10 @@ public static class ProxyHost
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
             kestrel.AddServerHeader = false;
-            ProxyEndpoints.Listen(kestrel, options);
+            ProxyEndpoints.Listen(kestrel, options, listeners);
             if (options.AdminUrls is not null)
             {
-                AdminEndpoints.Listen(kestrel, options.AdminUrls);
+                AdminEndpoints.Listen(kestrel, options.AdminUrls, listeners);
             }
         });
 
