@@ -296,9 +296,10 @@ public static class ProxyOptionsReader
         var value = Value(configuration, ConfigurationKeys.OriginUrls);
         var url = string.IsNullOrWhiteSpace(value) ? EmbeddedDownstreamUrl : value.Trim().TrimEnd('/');
         var downstream = url.Contains(';') ? null : DownstreamEndpoint.TryParse(WildcardHosts.ToLoopback(url) ?? url);
-        if (downstream is null || downstream.PathPrefix.Length != 0 || downstream.IsTls)
+        if (downstream is null || downstream.PathPrefix.Length != 0 || downstream.IsTls || downstream.Port == 0)
         {
-            throw new ProxyConfigurationException(ConfigurationKeys.OriginUrls, value, "one http://host:port for the bundled origin, e.g. http://127.0.0.1:8081");
+            // Port 0 would have the origin listen on a port the proxy, whose destination this is, does not know.
+            throw new ProxyConfigurationException(ConfigurationKeys.OriginUrls, value, "one http://host:port for the bundled origin, with a port other than 0, e.g. http://127.0.0.1:8081");
         }
 
         return (url, downstream);

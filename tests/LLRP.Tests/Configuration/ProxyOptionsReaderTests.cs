@@ -162,6 +162,7 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("admin.urls", "http://127.0.0.1:99999")]
     [InlineData("origin.urls", "http://127.0.0.1:notaport")]
     [InlineData("origin.urls", "http://127.0.0.1:99999")]
+    [InlineData("origin.urls", "http://127.0.0.1:0")]
     [InlineData("limits.maxRequestLineSize", "63")]
     [InlineData("limits.maxRequestHeadersTotalSize", "99999999999")]
     [InlineData("limits.maxRequestHeaderCount", "0")]
