@@ -31,4 +31,13 @@ internal static partial class ProxyLog
 
     [LoggerMessage(20, LogLevel.Warning, "Unknown configuration key '{Key}' ({Source}) is ignored; did you mean '{Nearest}'?")]
     public static partial void UnknownKey(ILogger logger, string key, string source, string nearest);
+
+    [LoggerMessage(21, LogLevel.Information, "Stopping: draining {Connections} client connections (requests in flight finish, idle connections close); those still open after shutdownTimeoutMs={ShutdownTimeoutMs} are aborted")]
+    public static partial void Draining(ILogger logger, int connections, long shutdownTimeoutMs);
+
+    [LoggerMessage(22, LogLevel.Warning, "Shutdown timeout: aborting {Connections} client connections still open after shutdownTimeoutMs={ShutdownTimeoutMs}, with their requests in flight")]
+    public static partial void AbortingAtShutdownTimeout(ILogger logger, int connections, long shutdownTimeoutMs);
+
+    [LoggerMessage(23, LogLevel.Information, "Stopped {ElapsedMs} ms after the stop began; exiting")]
+    public static partial void Stopped(ILogger logger, long elapsedMs);
 }

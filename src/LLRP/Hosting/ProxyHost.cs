@@ -43,6 +43,7 @@ public static class ProxyHost
         }
 
         builder.Services.AddProxyServices(options);
+        builder.Services.AddHostedService<ShutdownLog>();
         DestinationReloader.Register(builder.Services, builder.Configuration, options.Balancing);
         if (options.AdminUrls is not null)
         {

@@ -70,6 +70,14 @@ public sealed class AppProcess : IAsyncDisposable
             ?? throw new InvalidOperationException($"The process exited without writing '{text}':\n{string.Join('\n', _lines)}");
     }
 
+    /// <summary>The port of the first address of the start-up line <c>… listening on http://host:port…</c> that begins with <paramref name="prefix"/>.</summary>
+    public async Task<int> ListeningPortAsync(string prefix)
+    {
+        var line = await LineAsync(prefix);
+        var address = line[(line.IndexOf(" on ", StringComparison.Ordinal) + 4)..].Split([',', ' '])[0];
+        return new Uri(address).Port;
+    }
+
     /// <summary>Sends SIGTERM, as a service manager or <c>docker stop</c> does.</summary>
     public async Task TerminateAsync()
     {
