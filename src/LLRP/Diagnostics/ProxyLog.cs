@@ -40,4 +40,7 @@ internal static partial class ProxyLog
 
     [LoggerMessage(23, LogLevel.Information, "Stopped {ElapsedMs} ms after the stop began; exiting")]
     public static partial void Stopped(ILogger logger, long elapsedMs);
+
+    [LoggerMessage(24, LogLevel.Warning, "TLS handshake with destination {Host} failed: {Reason} ({Suppressed} more TLS failures since the last line)")]
+    public static partial void TlsHandshakeFailed(ILogger logger, string host, string reason, int suppressed);
 }

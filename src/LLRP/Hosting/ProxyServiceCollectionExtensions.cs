@@ -21,6 +21,7 @@ internal static class ProxyServiceCollectionExtensions
         services.AddSingleton<ProxyMetrics>();
         services.AddSingleton<ClientConnectionTracker>();
         services.AddSingleton(provider => new FailureLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Proxy")));
+        services.AddSingleton<DownstreamCertificateCheck>();
         services.AddSingleton<DestinationRegistry>();
         services.AddSingleton(provider => new LoadBalancer(provider.GetRequiredService<DestinationRegistry>(), options.Balancing));
         services.AddSingleton<ClientSessionServices>();
