@@ -1,5 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Diagnostics;
+using LLRP.Downstream;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Builder;
@@ -26,7 +27,16 @@ public static class ProxyHost
     /// <exception cref="ProxyConfigurationException">A configuration value is invalid.</exception>
     public static WebApplication Build(string[] args)
     {
-        var builder = WebApplication.CreateSlimBuilder(args);
+        WebApplicationBuilder builder;
+        try
+        {
+            builder = WebApplication.CreateSlimBuilder(args);
+        }
+        catch (InvalidDataException e)
+        {
+            throw ProxyConfigurationException.UnreadableFile("appsettings.json", SettingsFileError.Describe(e));
+        }
+
         var options = ProxyOptionsReader.Read(builder.Configuration);
         var unknownKeys = UnknownKeys.Find(builder.Configuration).ToList();
 
