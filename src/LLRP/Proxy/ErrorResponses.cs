@@ -17,6 +17,7 @@ internal static class ErrorResponses
     private static readonly byte[] TlsHandshakeFailed = Build(502, "the TLS handshake with the downstream failed");
     private static readonly byte[] TooManyConnectionsResponse = Build(503, "the proxy is at its limit of client connections", retryAfterSeconds: 1);
     private static readonly byte[] DestinationBusy = Build(503, "the downstream is at its limit of requests in flight", retryAfterSeconds: 1);
+    private static readonly byte[] PlainHttpOnTlsPortResponse = Build(400, "this port speaks TLS: send the request over https");
 
     /// <summary>503 for no available destination, by <c>Retry-After</c> seconds (1 to <see cref="MaxRetryAfterSeconds"/>), built on first use.</summary>
     private static readonly byte[]?[] NoDestination = new byte[]?[MaxRetryAfterSeconds + 1];
@@ -29,6 +30,9 @@ internal static class ErrorResponses
 
     /// <summary>503 to a client connection over <c>limits.maxClientConnections</c>.</summary>
     public static ReadOnlyMemory<byte> TooManyConnections => TooManyConnectionsResponse;
+
+    /// <summary>The answer to plain HTTP sent to an <c>https</c> listener.</summary>
+    public static ReadOnlyMemory<byte> PlainHttpOnTlsPort => PlainHttpOnTlsPortResponse;
 
     public static ReadOnlySpan<byte> For(RejectionReason reason) => ByReason[(int)reason];
 
