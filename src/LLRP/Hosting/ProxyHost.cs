@@ -2,8 +2,8 @@ using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Downstream;
 using LLRP.Proxy;
-using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -21,7 +21,7 @@ public static class ProxyHost
     private const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
 
     /// <summary>The category the generic host logs a failed start under.</summary>
-    public const string HostCategory = "Microsoft.Extensions.Hosting.Internal.Host";
+    private const string HostCategory = "Microsoft.Extensions.Hosting.Internal.Host";
 
     /// <summary>Builds (does not start) the proxy from command-line arguments and environment variables.</summary>
     /// <exception cref="ProxyConfigurationException">A configuration value is invalid.</exception>
@@ -85,8 +85,9 @@ public static class ProxyHost
         });
 
         // Kestrel binds what ProxyEndpoints and AdminEndpoints listen on. The host would also hand Kestrel the addresses of
-        // `urls` (read above as LLRP's own key), which Kestrel then overrides with a warning; an address list with no
-        // address in it takes their place (the host falls back to the `urls` it read at start-up only when this is empty).
+        // `urls` (read above as LLRP's own key) or of ASPNETCORE_HTTP_PORTS (set in .NET's container images), which
+        // Kestrel then overrides with a warning; an address list with no address in it takes their place (the host falls
+        // back to the `urls` it read at start-up only when this is empty).
         builder.WebHost.UseSetting(WebHostDefaults.ServerUrlsKey, ";");
         builder.WebHost.UseSetting(WebHostDefaults.HttpPortsKey, string.Empty);
         builder.WebHost.UseSetting(WebHostDefaults.HttpsPortsKey, string.Empty);
