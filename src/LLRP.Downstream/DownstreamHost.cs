@@ -19,12 +19,24 @@ public static class DownstreamHost
 
     /// <summary>Builds (does not start) the origin.</summary>
     /// <param name="args">Command-line style arguments, e.g. <c>--urls=http://127.0.0.1:0</c>.</param>
-    /// <exception cref="ArgumentException"><c>delayMs</c> is not an integer in range.</exception>
+    /// <exception cref="ArgumentException"><c>delayMs</c> is not an integer in range, or appsettings.json is not valid JSON.</exception>
     public static WebApplication Build(string[] args)
     {
-        var builder = WebApplication.CreateSlimBuilder(args);
+        WebApplicationBuilder builder;
+        try
+        {
+            builder = WebApplication.CreateSlimBuilder(args);
+        }
+        catch (InvalidDataException e)
+        {
+            throw new ArgumentException(SettingsFileError.Describe(e), e);
+        }
+
         var dispatcher = new RequestDispatcher(ResponseDelaySetting.Read(builder.Configuration));
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
+
+        // A failed start is reported once by whoever starts the origin; the host would log it again with its stack trace.
+        builder.Logging.AddFilter("Microsoft.Extensions.Hosting.Internal.Host", LogLevel.Critical);
         builder.WebHost.UseSockets();
         builder.WebHost.UseKestrelHttpsConfiguration();
         builder.WebHost.ConfigureKestrel(options =>

@@ -30,7 +30,7 @@ internal static class PatternEndpoint
 
     private static async Task WriteDelayedAsync(HttpResponse response, int delay, long size)
     {
-        await Task.Delay(delay);
+        await MinimumDelay.WaitAsync(TimeSpan.FromMilliseconds(delay));
         await PatternBodyWriter.WriteFixedAsync(response, size);
     }
 }

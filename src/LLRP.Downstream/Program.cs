@@ -1,4 +1,5 @@
 using LLRP.Downstream;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.Extensions.Hosting;
 
@@ -13,7 +14,16 @@ catch (ArgumentException e)
     return 2;
 }
 
-await app.StartAsync();
+try
+{
+    await app.StartAsync();
+}
+catch (IOException e) when (e.InnerException is AddressInUseException)
+{
+    Console.Error.WriteLine($"{e.Message} Choose another port with --urls=http://host:port, or stop what holds it (ss -ltnp).");
+    return 2;
+}
+
 Console.WriteLine($"LLRP.Downstream (the bundled origin) listening on {string.Join(", ", app.Urls)}");
 await app.WaitForShutdownAsync();
 return 0;

@@ -25,7 +25,7 @@ internal sealed class RequestDispatcher(TimeSpan delay)
 
     private async Task DispatchDelayedAsync(HttpContext context)
     {
-        await Task.Delay(delay);
+        await MinimumDelay.WaitAsync(delay);
         await DispatchAsync(context);
     }
 

@@ -5,7 +5,7 @@ using Microsoft.Extensions.Hosting;
 try
 {
     var app = ProxyHost.Build(args);
-    await app.StartAsync();
+    await ProxyHost.StartAsync(app);
     Console.WriteLine(StartupReport.Describe(app));
     await app.WaitForShutdownAsync();
     return 0;

@@ -54,7 +54,8 @@ public sealed record OriginPlan
 
     /// <summary>Picks the shapes' origin (nginx when asked for, or by default when installed) and free ports for what <paramref name="shapes"/> need.</summary>
     /// <exception cref="InvalidOperationException">nginx was asked for and is not installed.</exception>
-    public static OriginPlan Create(BenchOptions options, int proxyPort, IReadOnlyList<LoadShape> shapes)
+    /// <param name="portMoves">Where a port that had to move from the one asked for is said.</param>
+    public static OriginPlan Create(BenchOptions options, int proxyPort, IReadOnlyList<LoadShape> shapes, ICollection<string> portMoves)
     {
         var nginxInstalled = ExecutableSearch.IsOnPath("nginx");
         if (options.Origin == OriginKind.Nginx && !nginxInstalled)
@@ -63,16 +64,16 @@ public sealed record OriginPlan
         }
 
         var kind = options.Origin ?? (nginxInstalled ? OriginKind.Nginx : OriginKind.Bundled);
-        var shapesPort = LoopbackPorts.FirstFree(options.OriginPort, proxyPort);
-        int? tlsPort = shapes.Any(s => s.Legs.AnyTls) ? LoopbackPorts.FirstFree(shapesPort + 1, proxyPort) : null;
+        var shapesPort = LoopbackPorts.Claim($"the shapes' origin ({NameOf(kind)}, --origin-port)", options.OriginPort, portMoves, proxyPort);
+        int? tlsPort = shapes.Any(s => s.Legs.AnyTls) ? LoopbackPorts.Claim($"the shapes' origin's https listener ({NameOf(kind)})", shapesPort + 1, portMoves, proxyPort) : null;
         int? bundledPort = !options.LargeBodies && !shapes.Any(s => s.IsWebSocket) ? null
             : kind == OriginKind.Bundled ? shapesPort
-            : LoopbackPorts.FirstFree(Math.Max(shapesPort, tlsPort ?? 0) + 1, proxyPort);
+            : LoopbackPorts.Claim("the bundled origin (large bodies, WebSocket)", Math.Max(shapesPort, tlsPort ?? 0) + 1, portMoves, proxyPort);
         List<OriginProcess> balance = [];
         if (shapes.FirstOrDefault(s => s.IsBalance) is { } balanced)
         {
-            var secondPort = LoopbackPorts.FirstFree(Math.Max(shapesPort, Math.Max(tlsPort ?? 0, bundledPort ?? 0)) + 1, proxyPort);
-            var slowPort = LoopbackPorts.FirstFree(secondPort + 1, proxyPort);
+            var secondPort = LoopbackPorts.Claim("the balance shape's second fast origin", Math.Max(shapesPort, Math.Max(tlsPort ?? 0, bundledPort ?? 0)) + 1, portMoves, proxyPort);
+            var slowPort = LoopbackPorts.Claim("the balance shape's slow origin", secondPort + 1, portMoves, proxyPort);
             balance =
             [
                 new OriginProcess(NameOf(kind), "fast 1", kind, shapesPort),

@@ -23,8 +23,26 @@ public static class LoopbackPorts
         }
     }
 
+    /// <summary>
+    /// The port <paramref name="user"/> listens on: <paramref name="preferred"/> when it is free, else the next free one
+    /// upwards (skipping <paramref name="taken"/>), and then said loudly, on stderr and in <paramref name="moves"/> (the
+    /// report's notes): the figures of a run whose ports moved are not comparable with a run's whose did not.
+    /// </summary>
+    public static int Claim(string user, int preferred, ICollection<string> moves, params int[] taken)
+    {
+        var port = FirstFree(preferred, taken);
+        if (port != preferred)
+        {
+            var move = $"port {preferred} was in use ({(taken.Contains(preferred) ? "by this run" : "by another process: ss -ltnp shows which")}), so {user} listened on port {port} instead";
+            Console.Error.WriteLine($"bench: WARNING: {move}");
+            moves.Add(move);
+        }
+
+        return port;
+    }
+
     /// <summary>The first free port from <paramref name="preferred"/> upwards, skipping <paramref name="taken"/>.</summary>
-    public static int FirstFree(int preferred, params int[] taken)
+    private static int FirstFree(int preferred, params int[] taken)
     {
         for (var port = preferred; port < Math.Min(preferred + 1000, 65536); port++)
         {

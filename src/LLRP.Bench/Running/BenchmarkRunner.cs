@@ -30,7 +30,8 @@ public static class BenchmarkRunner
     {
         Directory.CreateDirectory(options.ResultsDirectory);
         ChildProcessRegistry.UsePidFile(Path.Combine(options.ResultsDirectory, "children.pids"));
-        var proxyPort = LoopbackPorts.FirstFree(options.ProxyPort);
+        var portMoves = new List<string>();
+        var proxyPort = LoopbackPorts.Claim("every contender (each in turn, --proxy-port)", options.ProxyPort, portMoves);
         var shapes = options.Shapes is null && !options.Quick
             ? [.. LoadShapes.Default]
             : Select(LoadShapes.All, options.Shapes ?? [LoadShapes.Quick.Name], s => s.Name, "shape");
@@ -41,7 +42,7 @@ public static class BenchmarkRunner
             contenders.RemoveAll(c => c.BalancingOnly);
         }
 
-        var origins = OriginPlan.Create(options, proxyPort, shapes);
+        var origins = OriginPlan.Create(options, proxyPort, shapes, portMoves);
         var certificate = TlsCertificate.For(options);
         if (shapes.Any(s => s.Legs.AnyTls))
         {
@@ -70,6 +71,7 @@ public static class BenchmarkRunner
             result.Missing.TryAdd(contender.Name, $"it runs only the shapes with several origins ({string.Join(", ", LoadShapes.All.Where(s => s.IsBalance).Select(s => s.Name))}), none of which was selected");
         }
 
+        result.Notes.AddRange(portMoves);
         if (origins.FallbackNote is { } fallback)
         {
             result.Notes.Add(fallback);

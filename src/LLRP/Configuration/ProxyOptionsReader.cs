@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Net;
 using System.Security.Cryptography.X509Certificates;
 using Microsoft.AspNetCore.Http;
 using LLRP.Configuration.Routes;
@@ -74,14 +75,14 @@ public static class ProxyOptionsReader
             ShareClientsRoundRobin = ReadBool(configuration, ConfigurationKeys.ShareClientsRoundRobin, defaults.ShareClientsRoundRobin),
             ShareClientsCount = ReadInt(configuration, ConfigurationKeys.ShareClientsCount, defaults.ShareClientsCount, 1),
             ReuseHttpRequestMessage = ReadBool(configuration, ConfigurationKeys.ReuseRequest, defaults.ReuseHttpRequestMessage),
-            ThreadCount = configuration[ConfigurationKeys.ThreadCount] is null ? null : ReadInt(configuration, ConfigurationKeys.ThreadCount, 0, 1),
+            ThreadCount = Value(configuration, ConfigurationKeys.ThreadCount) is null ? null : ReadInt(configuration, ConfigurationKeys.ThreadCount, 0, 1),
             InlineScheduling = ReadBool(configuration, ConfigurationKeys.InlineScheduling, defaults.InlineScheduling),
             InlineCompletions = ReadBool(configuration, ConfigurationKeys.InlineCompletions, defaults.InlineCompletions),
             TasksPooling = ReadBool(configuration, ConfigurationKeys.TasksPooling, defaults.TasksPooling),
             ShutdownTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ShutdownTimeoutMs, defaults.ShutdownTimeout),
             CertificatePath = ReadPath(configuration, ConfigurationKeys.CertificatePath),
             CertificateKeyPath = ReadPath(configuration, ConfigurationKeys.CertificateKeyPath),
-            HasCertificatePassword = configuration[ConfigurationKeys.CertificatePassword] is not null,
+            HasCertificatePassword = Value(configuration, ConfigurationKeys.CertificatePassword) is not null,
             ServerCertificate = ReadServerCertificate(configuration, urls),
             DownstreamInsecure = ReadBool(configuration, ConfigurationKeys.DownstreamInsecure, defaults.DownstreamInsecure),
             Routing = RoutingOptions.Unread,
@@ -154,7 +155,7 @@ public static class ProxyOptionsReader
     /// <summary>The value of <paramref name="key"/>, <c>;</c>-separated addresses each with one of <paramref name="schemes"/>; null when not given.</summary>
     private static string? ReadListenAddresses(IConfiguration configuration, string key, params string[] schemes)
     {
-        var value = configuration[key];
+        var value = Value(configuration, key);
         if (string.IsNullOrWhiteSpace(value))
         {
             return null;
@@ -165,17 +166,26 @@ public static class ProxyOptionsReader
             : throw new ProxyConfigurationException(key, value, $"';'-separated {string.Join(" or ", schemes.Select(scheme => $"{scheme}://host:port"))} addresses");
     }
 
+    /// <summary>
+    /// A url Kestrel can bind: one of <paramref name="schemes"/>, a host that is a wildcard, a name or an address literal
+    /// (Kestrel's parser takes <c>127.0.0.1:notaport</c> for a host on port 80), and a port from 0 to 65535; or a Unix socket.
+    /// </summary>
     private static bool IsListenAddress(string url, string[] schemes)
     {
+        BindingAddress address;
         try
         {
-            var scheme = BindingAddress.Parse(url).Scheme;
-            return schemes.Any(allowed => scheme.Equals(allowed, StringComparison.OrdinalIgnoreCase));
+            address = BindingAddress.Parse(url);
         }
         catch (FormatException)
         {
             return false;
         }
+
+        return schemes.Any(allowed => address.Scheme.Equals(allowed, StringComparison.OrdinalIgnoreCase))
+            && (address.IsUnixPipe
+                || ((address.Host is "*" or "+" || Uri.CheckHostName(address.Host) != UriHostNameType.Unknown)
+                    && address.Port is >= IPEndPoint.MinPort and <= IPEndPoint.MaxPort));
     }
 
     /// <summary>The urls that are <c>https</c>: TLS terminated by the listener, with the certificate of <c>tls.certificatePath</c>.</summary>
@@ -193,7 +203,7 @@ public static class ProxyOptionsReader
         var keyPath = ReadPath(configuration, ConfigurationKeys.CertificateKeyPath);
         if (path is not null)
         {
-            return ServerCertificateLoader.Load(path, keyPath, configuration[ConfigurationKeys.CertificatePassword]);
+            return ServerCertificateLoader.Load(path, keyPath, Value(configuration, ConfigurationKeys.CertificatePassword));
         }
 
         if (keyPath is not null)
@@ -207,7 +217,7 @@ public static class ProxyOptionsReader
     }
 
     private static string? ReadPath(IConfiguration configuration, string key)
-        => string.IsNullOrWhiteSpace(configuration[key]) ? null : configuration[key]!.Trim();
+        => Value(configuration, key) is { } value && !string.IsNullOrWhiteSpace(value) ? value.Trim() : null;
 
     /// <summary>
     /// The destinations of <c>downstream</c> (<c>;</c>-separated base URIs, each optionally <c>|w=N</c>) or of the
@@ -216,7 +226,7 @@ public static class ProxyOptionsReader
     /// </summary>
     public static IReadOnlyList<DestinationOptions>? ReadDestinations(IConfiguration configuration, BalancingPolicy balancing)
     {
-        var value = configuration[ConfigurationKeys.Downstream];
+        var value = Value(configuration, ConfigurationKeys.Downstream);
         var section = configuration.GetSection(ConfigurationKeys.DestinationsSection.Name).GetChildren().ToList();
         if (!string.IsNullOrWhiteSpace(value) && section.Count > 0)
         {
@@ -292,7 +302,7 @@ public static class ProxyOptionsReader
 
     private static BalancingPolicy ReadBalancing(IConfiguration configuration, BalancingPolicy defaultValue)
     {
-        var value = configuration[ConfigurationKeys.Balancing];
+        var value = Value(configuration, ConfigurationKeys.Balancing);
         if (string.IsNullOrWhiteSpace(value))
         {
             return defaultValue;
@@ -319,7 +329,7 @@ public static class ProxyOptionsReader
     /// <summary><c>health.active.path</c>: an absolute path (with an optional query) probed on every destination; null when not given.</summary>
     private static string? ReadHealthPath(IConfiguration configuration)
     {
-        var value = configuration[ConfigurationKeys.ActiveHealthPath];
+        var value = Value(configuration, ConfigurationKeys.ActiveHealthPath);
         if (string.IsNullOrWhiteSpace(value))
         {
             return null;
@@ -337,12 +347,13 @@ public static class ProxyOptionsReader
     /// </summary>
     private static (string Url, DownstreamEndpoint Downstream) ReadOriginUrl(IConfiguration configuration)
     {
-        var value = configuration[ConfigurationKeys.OriginUrls];
+        var value = Value(configuration, ConfigurationKeys.OriginUrls);
         var url = string.IsNullOrWhiteSpace(value) ? EmbeddedDownstreamUrl : value.Trim().TrimEnd('/');
         var downstream = url.Contains(';') ? null : DownstreamEndpoint.TryParse(WildcardHosts.ToLoopback(url) ?? url);
-        if (downstream is null || downstream.PathPrefix.Length != 0 || downstream.IsTls)
+        if (downstream is null || downstream.PathPrefix.Length != 0 || downstream.IsTls || downstream.Port == 0)
         {
-            throw new ProxyConfigurationException(ConfigurationKeys.OriginUrls, value, "one http://host:port for the bundled origin, e.g. http://127.0.0.1:8081");
+            // Port 0 would have the origin listen on a port the proxy, whose destination this is, does not know.
+            throw new ProxyConfigurationException(ConfigurationKeys.OriginUrls, value, "one http://host:port for the bundled origin, with a port other than 0, e.g. http://127.0.0.1:8081");
         }
 
         return (url, downstream);
@@ -366,7 +377,7 @@ public static class ProxyOptionsReader
             flags.Add(ProxyMode.Yarp);
         }
 
-        var modeValue = configuration[ConfigurationKeys.Mode];
+        var modeValue = Value(configuration, ConfigurationKeys.Mode);
         ProxyMode? mode = modeValue?.Trim().ToLowerInvariant() switch
         {
             null or "" => null,
@@ -387,7 +398,7 @@ public static class ProxyOptionsReader
 
     private static UpstreamConnectionStrategy ReadStrategy(IConfiguration configuration, UpstreamConnectionStrategy defaultValue)
     {
-        var value = configuration[ConfigurationKeys.UpstreamConnections];
+        var value = Value(configuration, ConfigurationKeys.UpstreamConnections);
         return value?.Trim().ToLowerInvariant() switch
         {
             null or "" => defaultValue,
@@ -400,7 +411,7 @@ public static class ProxyOptionsReader
     /// <summary>A <c>,</c>-separated list of protocol names (tokens, RFC 9110 §7.8), or <c>none</c>; never <c>h2c</c>.</summary>
     private static IReadOnlyList<string> ReadUpgradeProtocols(IConfiguration configuration, IReadOnlyList<string> defaultValue)
     {
-        var value = configuration[ConfigurationKeys.UpgradeProtocols];
+        var value = Value(configuration, ConfigurationKeys.UpgradeProtocols);
         if (string.IsNullOrWhiteSpace(value))
         {
             return defaultValue;
@@ -428,19 +439,19 @@ public static class ProxyOptionsReader
 
     private static bool ReadBool(IConfiguration configuration, string key, bool defaultValue)
     {
-        var value = configuration[key];
+        var value = Value(configuration, key);
         return value?.Trim().ToLowerInvariant() switch
         {
             null or "" => defaultValue,
-            "1" or "true" or "yes" or "on" => true,
-            "0" or "false" or "no" or "off" => false,
-            _ => throw new ProxyConfigurationException(key, value, "true/false or 1/0"),
+            "1" or "true" => true,
+            "0" or "false" => false,
+            _ => throw new ProxyConfigurationException(key, value, "true, false, 1 or 0"),
         };
     }
 
     private static int ReadInt(IConfiguration configuration, string key, int defaultValue, int minimum)
     {
-        var value = configuration[key];
+        var value = Value(configuration, key);
         if (string.IsNullOrWhiteSpace(value))
         {
             return defaultValue;
@@ -453,7 +464,7 @@ public static class ProxyOptionsReader
 
     private static long ReadLong(IConfiguration configuration, string key, long defaultValue)
     {
-        var value = configuration[key];
+        var value = Value(configuration, key);
         if (string.IsNullOrWhiteSpace(value))
         {
             return defaultValue;
@@ -463,6 +474,14 @@ public static class ProxyOptionsReader
             ? result
             : throw new ProxyConfigurationException(key, value, "an integer >= 0 (0 = unlimited)");
     }
+
+    /// <summary>
+    /// The value of <paramref name="key"/> as given (<c>timeouts.connectMs</c>), else in the form .NET's configuration gives
+    /// a section path: <c>timeouts:connectMs</c>, which is what the environment's <c>timeouts__connectMs</c> and a nested
+    /// <c>{"timeouts": {"connectMs": …}}</c> in appsettings.json become.
+    /// </summary>
+    private static string? Value(IConfiguration configuration, string key)
+        => configuration[key] ?? (key.Contains('.') ? configuration[key.Replace('.', ':')] : null);
 
     private static TimeSpan ReadMilliseconds(IConfiguration configuration, string key, TimeSpan defaultValue)
         => TimeSpan.FromMilliseconds(ReadInt(configuration, key, (int)defaultValue.TotalMilliseconds, 1));

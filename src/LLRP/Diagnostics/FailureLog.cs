@@ -11,6 +11,7 @@ internal sealed class FailureLog(ILogger logger)
 {
     private readonly LogGate[] _rejections = new LogGate[Enum.GetValues<RejectionReason>().Length];
     private readonly LogGate[] _failures = new LogGate[Enum.GetValues<ForwarderError>().Length];
+    private LogGate _tlsHandshakes;
 
     public void RequestRejected(EndPoint? client, RejectionReason reason)
     {
@@ -25,6 +26,15 @@ internal sealed class FailureLog(ILogger logger)
         if (logger.IsEnabled(LogLevel.Warning) && _failures[(int)error].TryPass(Environment.TickCount64, out var suppressed))
         {
             ProxyLog.ForwardingFailed(logger, downstream, error, suppressed, exception);
+        }
+    }
+
+    /// <summary>A TLS handshake with the destination <paramref name="host"/> failed, for <paramref name="reason"/>.</summary>
+    public void TlsHandshakeFailed(string host, string reason)
+    {
+        if (logger.IsEnabled(LogLevel.Warning) && _tlsHandshakes.TryPass(Environment.TickCount64, out var suppressed))
+        {
+            ProxyLog.TlsHandshakeFailed(logger, host, reason, suppressed);
         }
     }
 

@@ -28,4 +28,19 @@ internal static partial class ProxyLog
 
     [LoggerMessage(7, LogLevel.Error, "The reloaded configuration's routes and clusters were ignored, the current ones stay: {Error}")]
     public static partial void RoutingReloadRefused(ILogger logger, string error);
+
+    [LoggerMessage(20, LogLevel.Warning, "Unknown configuration key '{Key}' ({Source}) is ignored; did you mean '{Nearest}'?")]
+    public static partial void UnknownKey(ILogger logger, string key, string source, string nearest);
+
+    [LoggerMessage(21, LogLevel.Information, "Stopping: draining {Connections} client connections (requests in flight finish, idle connections close); those still open after shutdownTimeoutMs={ShutdownTimeoutMs} are aborted")]
+    public static partial void Draining(ILogger logger, int connections, long shutdownTimeoutMs);
+
+    [LoggerMessage(22, LogLevel.Warning, "Shutdown timeout: aborting {Connections} client connections still open after shutdownTimeoutMs={ShutdownTimeoutMs}, with their requests in flight")]
+    public static partial void AbortingAtShutdownTimeout(ILogger logger, int connections, long shutdownTimeoutMs);
+
+    [LoggerMessage(23, LogLevel.Information, "Stopped {ElapsedMs} ms after the stop began; exiting")]
+    public static partial void Stopped(ILogger logger, long elapsedMs);
+
+    [LoggerMessage(24, LogLevel.Warning, "TLS handshake with destination {Host} failed: {Reason} ({Suppressed} more TLS failures since the last line)")]
+    public static partial void TlsHandshakeFailed(ILogger logger, string host, string reason, int suppressed);
 }

@@ -23,8 +23,12 @@ internal static class AdminEndpoints
     public static void AddServices(IServiceCollection services)
         => services.AddOpenTelemetry().WithMetrics(metrics => metrics.AddMeter(ProxyMetrics.MeterName).AddPrometheusExporter());
 
-    public static void Listen(KestrelServerOptions kestrel, string adminUrls)
-        => ProxyEndpoints.Bind(kestrel, adminUrls, (_, listen) => listen.Protocols = HttpProtocols.Http1);
+    public static void Listen(KestrelServerOptions kestrel, string adminUrls, BoundListeners listeners)
+        => ProxyEndpoints.Bind(kestrel, adminUrls, (url, listen) =>
+        {
+            listeners.AddAdmin(url, listen);
+            listen.Protocols = HttpProtocols.Http1;
+        });
 
     public static void Map(WebApplication app)
     {

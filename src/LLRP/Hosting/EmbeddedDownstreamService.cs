@@ -1,5 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Downstream;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.Extensions.Hosting;
 
@@ -16,8 +17,16 @@ internal sealed class EmbeddedDownstreamService(ProxyOptions options) : IHostedS
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {
-        _origin = DownstreamHost.Build([$"--urls={options.OriginUrl}"]);
-        await _origin.StartAsync(cancellationToken);
+        // The origin listens on origin.urls alone: ASPNETCORE_HTTP_PORTS (set in .NET's container images) would only be overridden, with a warning.
+        _origin = DownstreamHost.Build([$"--urls={options.OriginUrl}", "--http_ports=", "--https_ports="]);
+        try
+        {
+            await _origin.StartAsync(cancellationToken);
+        }
+        catch (IOException e) when (e.InnerException is AddressInUseException)
+        {
+            throw ProxyHost.InUse(ConfigurationKeys.OriginUrls, options.OriginUrl);
+        }
     }
 
     public Task StopAsync(CancellationToken cancellationToken)

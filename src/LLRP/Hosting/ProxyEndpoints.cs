@@ -14,16 +14,18 @@ namespace LLRP.Hosting;
 /// Binds every address of <c>urls</c> the way Kestrel binds its own urls (<c>localhost</c> on both loopbacks, an address
 /// literal as given, any other host on every interface), each with <see cref="ProxyConnectionHandler"/> as its
 /// connection handler. An <c>https</c> address first runs Kestrel's TLS middleware with the certificate of
-/// <c>tls.certificatePath</c>, offering only <c>http/1.1</c> by ALPN, so the handler reads decrypted bytes.
+/// <c>tls.certificatePath</c>, offering only <c>http/1.1</c> by ALPN, so the handler reads decrypted bytes; plain HTTP
+/// sent to it is answered 400 (<see cref="PlainHttpOnTlsPort"/>).
 /// </summary>
 internal static class ProxyEndpoints
 {
     /// <summary>How long a client may take over its TLS handshake (Kestrel's default).</summary>
     private static readonly TimeSpan HandshakeTimeout = TimeSpan.FromSeconds(10);
 
-    public static void Listen(KestrelServerOptions kestrel, ProxyOptions options)
+    public static void Listen(KestrelServerOptions kestrel, ProxyOptions options, BoundListeners listeners)
         => Bind(kestrel, options.Urls, (url, listen) =>
         {
+            listeners.AddProxy(url, listen);
             var certificate = url.StartsWith("https://", StringComparison.OrdinalIgnoreCase)
                 ? options.ServerCertificate ?? throw new InvalidOperationException($"{url} is https, but the options hold no certificate ({nameof(ProxyOptionsReader)} requires one).")
                 : null;
@@ -56,12 +58,13 @@ internal static class ProxyEndpoints
         }
     }
 
-    /// <summary>Connection middleware runs in the order it is added: TLS first, then the proxy.</summary>
+    /// <summary>Connection middleware runs in the order it is added: the check for plain HTTP, TLS, then the proxy.</summary>
     private static void Configure(ListenOptions listen, X509Certificate2? certificate)
     {
         if (certificate is not null)
         {
             listen.Protocols = HttpProtocols.Http1;
+            listen.Use(PlainHttpOnTlsPort.Middleware(HandshakeTimeout));
             listen.UseHttps(new HttpsConnectionAdapterOptions
             {
                 ServerCertificate = certificate,

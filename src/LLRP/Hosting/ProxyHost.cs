@@ -1,7 +1,10 @@
 using LLRP.Configuration;
+using LLRP.Diagnostics;
+using LLRP.Downstream;
 using LLRP.Proxy;
 using LLRP.Tasks;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -18,16 +21,31 @@ public static class ProxyHost
 {
     private const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
 
+    /// <summary>The category the generic host logs a failed start under.</summary>
+    private const string HostCategory = "Microsoft.Extensions.Hosting.Internal.Host";
+
     /// <summary>Builds (does not start) the proxy from command-line arguments and environment variables.</summary>
     /// <exception cref="ProxyConfigurationException">A configuration value is invalid.</exception>
     public static WebApplication Build(string[] args)
     {
-        var builder = WebApplication.CreateSlimBuilder(args);
+        WebApplicationBuilder builder;
+        try
+        {
+            builder = WebApplication.CreateSlimBuilder(args);
+        }
+        catch (InvalidDataException e)
+        {
+            throw ProxyConfigurationException.UnreadableFile("appsettings.json", SettingsFileError.Describe(e));
+        }
+
         var options = ProxyOptionsReader.Read(builder.Configuration);
+        var unknownKeys = UnknownKeys.Find(builder.Configuration).ToList();
 
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.Logging.AddFilter("LLRP", LogLevel.Information);
         builder.Services.AddSingleton(options);
+        var listeners = new BoundListeners();
+        builder.Services.AddSingleton(listeners);
         builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = options.ShutdownTimeout);
         if (options.EmbeddedDownstream)
         {
@@ -36,6 +54,7 @@ public static class ProxyHost
         }
 
         builder.Services.AddProxyServices(options);
+        builder.Services.AddHostedService<ShutdownLog>();
         RoutingReloader.Register(builder.Services, builder.Configuration, options);
         if (options.AdminUrls is not null)
         {
@@ -60,14 +79,31 @@ public static class ProxyHost
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
             kestrel.AddServerHeader = false;
-            ProxyEndpoints.Listen(kestrel, options);
+            ProxyEndpoints.Listen(kestrel, options, listeners);
             if (options.AdminUrls is not null)
             {
-                AdminEndpoints.Listen(kestrel, options.AdminUrls);
+                AdminEndpoints.Listen(kestrel, options.AdminUrls, listeners);
             }
         });
 
+        // Kestrel binds what ProxyEndpoints and AdminEndpoints listen on. The host would also hand Kestrel the addresses of
+        // `urls` (read above as LLRP's own key) or of ASPNETCORE_HTTP_PORTS (set in .NET's container images), which
+        // Kestrel then overrides with a warning; an address list with no address in it takes their place (the host falls
+        // back to the `urls` it read at start-up only when this is empty).
+        builder.WebHost.UseSetting(WebHostDefaults.ServerUrlsKey, ";");
+        builder.WebHost.UseSetting(WebHostDefaults.HttpPortsKey, string.Empty);
+        builder.WebHost.UseSetting(WebHostDefaults.HttpsPortsKey, string.Empty);
+
+        // A failed start is reported once, as one line naming the key (StartAsync); the host would log it again with its stack trace.
+        builder.Logging.AddFilter(HostCategory, LogLevel.Critical);
+
         var app = builder.Build();
+        var configurationLog = app.Services.GetRequiredService<ILogger<ProxyOptions>>();
+        foreach (var (key, source, nearest) in unknownKeys)
+        {
+            ProxyLog.UnknownKey(configurationLog, key, source, nearest);
+        }
+
         if (options.AdminUrls is not null)
         {
             AdminEndpoints.Map(app);
@@ -75,4 +111,25 @@ public static class ProxyHost
 
         return app;
     }
+
+    /// <summary>Starts a proxy built by <see cref="Build"/>.</summary>
+    /// <exception cref="ProxyConfigurationException">An address of <c>urls</c> or <c>admin.urls</c> is in use.</exception>
+    public static async Task StartAsync(WebApplication app)
+    {
+        try
+        {
+            await app.StartAsync();
+        }
+        catch (IOException e) when (e.InnerException is AddressInUseException)
+        {
+            var options = app.Services.GetRequiredService<ProxyOptions>();
+            throw TakenAddresses.First(options.Urls) is { } url ? InUse(ConfigurationKeys.Urls, url)
+                : TakenAddresses.First(options.AdminUrls) is { } admin ? InUse(ConfigurationKeys.AdminUrls, admin)
+                : new ProxyConfigurationException($"{ConfigurationKeys.Urls} or {ConfigurationKeys.AdminUrls}", $"{options.Urls} and {options.AdminUrls}", $"addresses no other socket holds and each bound once ({e.Message})");
+        }
+    }
+
+    /// <summary>The error for <paramref name="url"/> of <paramref name="key"/>, whose address another socket holds.</summary>
+    public static ProxyConfigurationException InUse(string key, string url)
+        => new(key, url, "an address no other socket listens on: this one is in use (another LLRP or server still running?); choose another port, or stop what holds it (ss -ltnp)");
 }

@@ -18,7 +18,8 @@ public static class StartupReport
     {
         var origin = app.Services.GetService<EmbeddedDownstreamService>()?.Addresses ?? [];
         var transportQueues = app.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value.IOQueueCount;
-        return Describe(app.Services.GetRequiredService<ProxyOptions>(), [.. app.Urls], origin, transportQueues);
+        var listeners = app.Services.GetRequiredService<BoundListeners>();
+        return Describe(app.Services.GetRequiredService<ProxyOptions>(), listeners.Proxy, listeners.Admin, origin, transportQueues);
     }
 
     /// <summary>A route's match in one line: path, hosts, methods, and how many header and query conditions.</summary>
@@ -50,9 +51,10 @@ public static class StartupReport
 
     /// <param name="options">The effective configuration.</param>
     /// <param name="listening">The addresses the proxy listens on.</param>
+    /// <param name="admin">The addresses the admin listener listens on (<c>admin.urls</c>).</param>
     /// <param name="origin">The addresses the bundled origin listens on, when it runs in-process.</param>
     /// <param name="transportQueues">The sockets transport's I/O queues (<c>IOQueueCount</c>), shown when <c>threadCount</c> is left to the default.</param>
-    public static string Describe(ProxyOptions options, IReadOnlyCollection<string> listening, IReadOnlyCollection<string> origin, int transportQueues)
+    public static string Describe(ProxyOptions options, IReadOnlyCollection<string> listening, IReadOnlyCollection<string> admin, IReadOnlyCollection<string> origin, int transportQueues)
     {
         var text = new StringBuilder();
         text.Append("LLRP listening on ").AppendJoin(", ", listening)
@@ -63,6 +65,12 @@ public static class StartupReport
         }
 
         text.AppendLine(")");
+        if (options.AdminUrls is not null)
+        {
+            text.Append("  admin (/metrics, /healthz) listening on ").AppendJoin(", ", admin)
+                .Append(" (").Append(K.AdminUrls).Append('=').Append(options.AdminUrls).AppendLine(")");
+        }
+
         text.Append("  ").Append(K.Downstream).Append('=').AppendJoin(';', options.Destinations.Select(d => d.Weight == 1 ? d.Endpoint.ToString() : $"{d.Endpoint}|w={d.Weight}"));
         if (options.EmbeddedDownstream)
         {

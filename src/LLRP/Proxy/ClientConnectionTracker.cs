@@ -22,6 +22,9 @@ internal sealed class ClientConnectionTracker : IDisposable
         _stoppingRegistration = lifetime.ApplicationStopping.Register(static state => ((ClientConnectionTracker)state!).StopAll(), this);
     }
 
+    /// <summary>The client connections open now.</summary>
+    public int Count => _connections.Count;
+
     public void Add(ITrackedConnection connection)
     {
         _connections.TryAdd(connection, 0);

@@ -21,6 +21,7 @@ internal static class ErrorResponses
     private static readonly byte[] AffinityUnavailable = Build(ForwarderError.AffinityDestinationUnavailable, "the destination this session is bound to is not available");
     private static readonly byte[] TooManyConnectionsResponse = Build(503, "the proxy is at its limit of client connections", retryAfterSeconds: 1);
     private static readonly byte[] DestinationBusy = Build(ErrorPolicy.StatusCode(ForwarderError.QueueFull), "the downstream is at its limit of requests in flight", retryAfterSeconds: 1);
+    private static readonly byte[] PlainHttpOnTlsPortResponse = Build(400, "this port speaks TLS: send the request over https");
 
     /// <summary>503 for no available destination, by <c>Retry-After</c> seconds (1 to <see cref="MaxRetryAfterSeconds"/>), built on first use.</summary>
     private static readonly byte[]?[] NoDestination = new byte[]?[MaxRetryAfterSeconds + 1];
@@ -33,6 +34,9 @@ internal static class ErrorResponses
 
     /// <summary>503 to a client connection over <c>limits.maxClientConnections</c>.</summary>
     public static ReadOnlyMemory<byte> TooManyConnections => TooManyConnectionsResponse;
+
+    /// <summary>The answer to plain HTTP sent to an <c>https</c> listener.</summary>
+    public static ReadOnlyMemory<byte> PlainHttpOnTlsPort => PlainHttpOnTlsPortResponse;
 
     public static ReadOnlySpan<byte> For(RejectionReason reason) => ByReason[(int)reason];
 

@@ -5,7 +5,8 @@ namespace LLRP.Upstream;
 
 /// <summary>
 /// How every mode authenticates an <c>https</c> downstream: the certificate must be valid for the downstream's host name
-/// (the system's trust store and name check), unless <c>tls.downstreamInsecure</c> accepts any certificate. Sessions
+/// (the system's trust store and name check, through <see cref="DownstreamCertificateCheck"/>, which logs why it refuses
+/// one), unless <c>tls.downstreamInsecure</c> accepts any certificate. Sessions
 /// are resumed across connections to the same host (<see cref="SslClientAuthenticationOptions.AllowTlsResume"/>).
 /// </summary>
 internal static class DownstreamTls
@@ -13,21 +14,24 @@ internal static class DownstreamTls
     private static readonly List<SslApplicationProtocol> Http11 = [SslApplicationProtocol.Http11];
 
     /// <summary>The options of raw mode's TLS connections to <paramref name="downstream"/>: SNI and name check on its host (no SNI for an address literal), ALPN <c>http/1.1</c>.</summary>
-    public static SslClientAuthenticationOptions ClientOptions(DownstreamEndpoint downstream, bool insecure) => new()
+    public static SslClientAuthenticationOptions ClientOptions(DownstreamEndpoint downstream, bool insecure, DownstreamCertificateCheck check) => new()
     {
         TargetHost = downstream.Host,
         ApplicationProtocols = Http11,
         AllowTlsResume = true,
-        RemoteCertificateValidationCallback = Validation(insecure),
+        RemoteCertificateValidationCallback = Validation(insecure, check),
     };
 
-    /// <summary>The options of <c>SocketsHttpHandler</c>, which sets the target host and ALPN of each connection itself.</summary>
-    public static SslClientAuthenticationOptions HandlerOptions(bool insecure) => new()
+    /// <summary>
+    /// The options of <c>SocketsHttpHandler</c>, which sets the target host and ALPN of each connection itself; without
+    /// <paramref name="check"/> (health probes, which report their own failures) a refused certificate is not logged.
+    /// </summary>
+    public static SslClientAuthenticationOptions HandlerOptions(bool insecure, DownstreamCertificateCheck? check = null) => new()
     {
         AllowTlsResume = true,
-        RemoteCertificateValidationCallback = Validation(insecure),
+        RemoteCertificateValidationCallback = Validation(insecure, check),
     };
 
-    private static RemoteCertificateValidationCallback? Validation(bool insecure)
-        => insecure ? static (_, _, _, _) => true : null;
+    private static RemoteCertificateValidationCallback? Validation(bool insecure, DownstreamCertificateCheck? check)
+        => insecure ? static (_, _, _, _) => true : check is null ? null : check.Validate;
 }

@@ -11,10 +11,13 @@ public sealed class ContentRoot : IDisposable
 
     public string SettingsFile => System.IO.Path.Combine(Path, "appsettings.json");
 
+    /// <summary>Creates the directory with no appsettings.json.</summary>
+    public static ContentRoot Empty() => new(Directory.CreateTempSubdirectory("llrp-content-root-").FullName);
+
     /// <summary>Creates the directory with an appsettings.json whose <c>destinations</c> section lists <paramref name="addresses"/>.</summary>
     public static ContentRoot WithDestinations(params string[] addresses)
     {
-        var root = new ContentRoot(Directory.CreateTempSubdirectory("llrp-content-root-").FullName);
+        var root = Empty();
         root.WriteDestinations(addresses);
         return root;
     }
@@ -41,8 +44,8 @@ public sealed class ContentRoot : IDisposable
         return root;
     }
 
-    /// <summary>Rewrites appsettings.json with <paramref name="json"/> as it is.</summary>
-    public void WriteSettings(string json) => File.WriteAllText(SettingsFile, json);
+    /// <summary>Writes <paramref name="text"/> as appsettings.json, as is (it need not be valid JSON).</summary>
+    public void WriteSettings(string text) => File.WriteAllText(SettingsFile, text);
 
     public void Dispose() => Directory.Delete(Path, recursive: true);
 }

@@ -78,13 +78,12 @@ public sealed class HttpsListenerTests : IDisposable
         Assert.Equal(SslApplicationProtocol.Http11, tls.NegotiatedApplicationProtocol);
     }
 
-    // The TLS middleware runs before the proxy's handler: a client that is not speaking TLS is dropped there, and the
-    // listener goes on serving.
-    [Theory]
-    [InlineData("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")]
-    [InlineData("\u0016\u0003\u0001\u0000\u0005garbage-after-a-record-header")]
-    public async Task NotAClientHello_ConnectionDroppedNextClientServed(string garbage)
+    // The TLS middleware runs before the proxy's handler: a client that starts a TLS record but is not speaking TLS is
+    // dropped there, and the listener goes on serving.
+    [Fact]
+    public async Task NotAClientHello_ConnectionDroppedNextClientServed()
     {
+        const string garbage = "\u0016\u0003\u0001\u0000\u0005garbage-after-a-record-header";
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
         await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled, TestHosts.HttpsListener(_certificate));
 
@@ -93,6 +92,32 @@ public sealed class HttpsListenerTests : IDisposable
             await plain.SendAsync(garbage);
             var answer = await ReadUntilClosedAsync(plain);
             Assert.DoesNotContain("HTTP/1.1", System.Text.Encoding.Latin1.GetString(answer), StringComparison.Ordinal);
+        }
+
+        await using var client = await RawHttpClient.ConnectTlsAsync(proxy.Port, _certificate.Certificate);
+        await client.SendAsync("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        Assert.Equal(200, (await client.ReadResponseAsync()).StatusCode);
+        Assert.Single(origin.Requests);
+    }
+
+    // Plain HTTP sent to an https port (the wrong scheme in a client's URL) is answered, not dropped without a word.
+    [Theory]
+    [InlineData("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")]
+    [InlineData("G")]
+    public async Task PlainHttp_400SaysThePortSpeaksTlsNextClientServed(string request)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled, TestHosts.HttpsListener(_certificate));
+
+        await using (var plain = await proxy.ConnectAsync())
+        {
+            await plain.SendAsync(request);
+            var response = await plain.ReadResponseAsync();
+
+            Assert.Equal(400, response.StatusCode);
+            Assert.Equal("close", response.Head.Get("Connection"));
+            Assert.Contains("this port speaks TLS", response.BodyText, StringComparison.Ordinal);
+            await plain.AssertClosedByPeerAsync();
         }
 
         await using var client = await RawHttpClient.ConnectTlsAsync(proxy.Port, _certificate.Certificate);

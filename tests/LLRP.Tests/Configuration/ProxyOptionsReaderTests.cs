@@ -51,7 +51,7 @@ public sealed class ProxyOptionsReaderTests
             ("pool.maxIdlePerDownstream", "7"),
             ("preserveHost", "true"),
             ("forwardedHeaders", "false"),
-            ("via", "off"),
+            ("via", "0"),
             ("timeouts.connectMs", "2500"),
             ("timeouts.responseHeadersMs", "60000"),
             ("timeouts.tunnelIdleMs", "1000"),
@@ -63,7 +63,7 @@ public sealed class ProxyOptionsReaderTests
             ("limits.maxResponseHeadersTotalSize", "8192"),
             ("limits.maxChunkLineSize", "128"),
             ("shareClients", "1"),
-            ("shareClients.roundRobin", "yes"),
+            ("shareClients.roundRobin", "true"),
             ("shareClients.count", "4"),
             ("LLRP_HTTPCLIENT_REUSEREQUEST", "0"),
             ("threadCount", "3"),
@@ -141,6 +141,9 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("upstreamConnections", "shared")]
     [InlineData("pool.maxIdlePerDownstream", "-1")]
     [InlineData("preserveHost", "enabled")]
+    [InlineData("preserveHost", "yes")]
+    [InlineData("via", "off")]
+    [InlineData("shareClients", "on")]
     [InlineData("forwardedHeaders", "nope")]
     [InlineData("via", "x")]
     [InlineData("timeouts.connectMs", "0")]
@@ -154,6 +157,15 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("upgrade.protocols", ",")]
     [InlineData("urls", "127.0.0.1:8080")]
     [InlineData("urls", "ftp://127.0.0.1:8080")]
+    [InlineData("urls", "http://127.0.0.1:notaport")]
+    [InlineData("urls", "http://127.0.0.1:99999")]
+    [InlineData("urls", "http://127.0.0.1:-1")]
+    [InlineData("urls", "http://localhost:8080;http://[::1]:65536")]
+    [InlineData("admin.urls", "http://127.0.0.1:notaport")]
+    [InlineData("admin.urls", "http://127.0.0.1:99999")]
+    [InlineData("origin.urls", "http://127.0.0.1:notaport")]
+    [InlineData("origin.urls", "http://127.0.0.1:99999")]
+    [InlineData("origin.urls", "http://127.0.0.1:0")]
     [InlineData("limits.maxRequestLineSize", "63")]
     [InlineData("limits.maxRequestHeadersTotalSize", "99999999999")]
     [InlineData("limits.maxRequestHeaderCount", "0")]
@@ -245,5 +257,29 @@ public sealed class ProxyOptionsReaderTests
     {
         Assert.Equal("http://*:8080", ConfiguredOptions.Read().Urls);
         Assert.Equal("http://127.0.0.1:9000", ConfiguredOptions.Read(("urls", "http://127.0.0.1:9000")).Urls);
+    }
+
+    /// <summary>Kestrel's address forms: a name, an address literal, a wildcard, port 0 to 65535.</summary>
+    [Fact]
+    public void Read_UrlsInEveryFormKestrelBinds_Accepted()
+    {
+        const string urls = "http://localhost:0;http://[::1]:65535;http://*:80;http://+:8080;http://example.test:81;http://127.0.0.1";
+
+        Assert.Equal(urls, ConfiguredOptions.Read(("urls", urls), ("admin.urls", urls)).Urls);
+    }
+
+    /// <summary>
+    /// A dotted key is also read in the form .NET's configuration gives a section path (<c>timeouts:connectMs</c>): the
+    /// environment's <c>timeouts__connectMs</c>, and nested objects in appsettings.json.
+    /// </summary>
+    [Fact]
+    public void Read_DottedKeyInSectionForm_ReadAsTheDottedKey()
+    {
+        var options = ConfiguredOptions.Read(("timeouts:connectMs", "2500"), ("shareClients:roundRobin", "true"), ("health:passive:consecutiveFailures", "7"));
+
+        Assert.Equal(TimeSpan.FromMilliseconds(2500), options.ConnectTimeout);
+        Assert.True(options.ShareClientsRoundRobin);
+        Assert.Equal(7, options.PassiveHealthFailures);
+        Assert.Equal("timeouts.connectMs", Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read(("timeouts:connectMs", "abc"))).Key);
     }
 }

@@ -18,7 +18,7 @@ public sealed class StartupReportTests
     [MemberData(nameof(EveryKey))]
     public void Describe_EveryKeyWithItsValue(string key)
     {
-        var report = StartupReport.Describe(ConfiguredOptions.Read(), ["http://[::]:8080"], ["http://127.0.0.1:8081"], transportQueues: 2);
+        var report = StartupReport.Describe(ConfiguredOptions.Read(), ["http://[::]:8080"], [], ["http://127.0.0.1:8081"], transportQueues: 2);
 
         Assert.Contains($" {key}=", report, StringComparison.Ordinal);
     }
@@ -33,7 +33,7 @@ public sealed class StartupReportTests
             ("timeouts.keepAliveMs", "5000"),
             ("threadCount", "3"));
 
-        var report = StartupReport.Describe(options, ["http://127.0.0.1:8080"], [], transportQueues: 2);
+        var report = StartupReport.Describe(options, ["http://127.0.0.1:8080"], [], [], transportQueues: 2);
 
         Assert.Contains(" downstream=http://backend:9000/api", report, StringComparison.Ordinal);
         Assert.Contains(" mode=httpclient httpclient=true httpclient-httpcontext=false yarp=false", report, StringComparison.Ordinal);
@@ -46,7 +46,7 @@ public sealed class StartupReportTests
     [Fact]
     public void Describe_DefaultUrls_SaysEveryInterfaceAndHowToListenOnLoopbackOnly()
     {
-        var report = StartupReport.Describe(ConfiguredOptions.Read(), ["http://[::]:8080"], ["http://127.0.0.1:8081"], transportQueues: 2);
+        var report = StartupReport.Describe(ConfiguredOptions.Read(), ["http://[::]:8080"], [], ["http://127.0.0.1:8081"], transportQueues: 2);
 
         Assert.StartsWith("LLRP listening on http://[::]:8080 (urls=http://*:8080: every interface; urls=http://127.0.0.1:8080 for loopback only)", report, StringComparison.Ordinal);
         Assert.Contains("the bundled origin, in-process, listening on http://127.0.0.1:8081", report, StringComparison.Ordinal);
@@ -56,15 +56,26 @@ public sealed class StartupReportTests
     [Fact]
     public void Describe_WildcardAmongUrls_LoopbackAdviceKeepsItsPort()
     {
-        var report = StartupReport.Describe(ConfiguredOptions.Read(("urls", "http://localhost:7000;http://[::]:9000")), ["http://localhost:7000", "http://[::]:9000"], [], transportQueues: 2);
+        var report = StartupReport.Describe(ConfiguredOptions.Read(("urls", "http://localhost:7000;http://[::]:9000")), ["http://localhost:7000", "http://[::]:9000"], [], [], transportQueues: 2);
 
         Assert.Contains("every interface; urls=http://[::1]:9000 for loopback only", report, StringComparison.Ordinal);
     }
 
     [Fact]
+    public void Describe_AdminUrls_ListedApartFromTheProxysAddresses()
+    {
+        var options = ConfiguredOptions.Read(("urls", "http://127.0.0.1:8080"), ("admin.urls", "http://127.0.0.1:0"));
+
+        var lines = StartupReport.Describe(options, ["http://127.0.0.1:8080"], ["http://127.0.0.1:9100"], [], transportQueues: 2).Split(Environment.NewLine);
+
+        Assert.Equal("LLRP listening on http://127.0.0.1:8080 (urls=http://127.0.0.1:8080)", lines[0]);
+        Assert.Equal("  admin (/metrics, /healthz) listening on http://127.0.0.1:9100 (admin.urls=http://127.0.0.1:0)", lines[1]);
+    }
+
+    [Fact]
     public void Describe_LoopbackUrls_NoInterfaceAdvice()
     {
-        var report = StartupReport.Describe(ConfiguredOptions.Read(("urls", "http://127.0.0.1:8080")), ["http://127.0.0.1:8080"], [], transportQueues: 2);
+        var report = StartupReport.Describe(ConfiguredOptions.Read(("urls", "http://127.0.0.1:8080")), ["http://127.0.0.1:8080"], [], [], transportQueues: 2);
 
         Assert.DoesNotContain("every interface", report, StringComparison.Ordinal);
     }
@@ -78,7 +89,7 @@ public sealed class StartupReportTests
             ("tls.certificatePath", certificate.PfxPath),
             ("tls.certificatePassword", TestCertificate.Password));
 
-        var report = StartupReport.Describe(options, ["https://127.0.0.1:8443"], [], transportQueues: 2);
+        var report = StartupReport.Describe(options, ["https://127.0.0.1:8443"], [], [], transportQueues: 2);
 
         Assert.Contains($" tls.certificatePath={certificate.PfxPath} (subject CN=localhost, thumbprint {certificate.Certificate.Thumbprint}, expires ", report, StringComparison.Ordinal);
         Assert.Contains(certificate.Certificate.NotAfter.ToUniversalTime().ToString("yyyy-MM-dd", CultureInfo.InvariantCulture), report, StringComparison.Ordinal);
@@ -90,7 +101,7 @@ public sealed class StartupReportTests
     [Fact]
     public void Describe_DownstreamInsecure_Warns()
     {
-        var report = StartupReport.Describe(ConfiguredOptions.Read(("tls.downstreamInsecure", "true")), ["http://127.0.0.1:8080"], [], transportQueues: 2);
+        var report = StartupReport.Describe(ConfiguredOptions.Read(("tls.downstreamInsecure", "true")), ["http://127.0.0.1:8080"], [], [], transportQueues: 2);
 
         Assert.Contains(" tls.downstreamInsecure=true", report, StringComparison.Ordinal);
         Assert.Contains("\n  WARNING: tls.downstreamInsecure=true: the certificates of https downstreams are not validated", report, StringComparison.Ordinal);

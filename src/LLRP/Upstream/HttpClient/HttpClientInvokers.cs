@@ -14,15 +14,17 @@ internal sealed class HttpClientInvokers : IDisposable
 {
     private readonly ProxyOptions _options;
     private readonly ProxyMetrics _metrics;
+    private readonly DownstreamCertificateCheck _check;
     private readonly HttpMessageInvoker[] _shared;
     private uint _nextShared;
 
-    public HttpClientInvokers(ProxyOptions options, ProxyMetrics metrics)
+    public HttpClientInvokers(ProxyOptions options, ProxyMetrics metrics, DownstreamCertificateCheck check)
     {
         _options = options;
         _metrics = metrics;
+        _check = check;
         _shared = options.ShareClients
-            ? Enumerable.Range(0, options.ShareClientsCount).Select(_ => Create(options, metrics)).ToArray()
+            ? Enumerable.Range(0, options.ShareClientsCount).Select(_ => Create(options, metrics, check)).ToArray()
             : [];
     }
 
@@ -31,7 +33,7 @@ internal sealed class HttpClientInvokers : IDisposable
     {
         if (_shared.Length == 0)
         {
-            return InvokerSelector.Owned(Create(_options, _metrics));
+            return InvokerSelector.Owned(Create(_options, _metrics, _check));
         }
 
         var first = (int)((Interlocked.Increment(ref _nextShared) - 1) % (uint)_shared.Length);
@@ -45,7 +47,7 @@ internal sealed class HttpClientInvokers : IDisposable
     /// before its end (a client gone, a framing anomaly) closes its connection instead of draining it for reuse.
     /// Connections are counted in <c>llrp.upstream.active_connections</c>.
     /// </summary>
-    public static HttpMessageInvoker Create(ProxyOptions options, ProxyMetrics metrics) => new(new SocketsHttpHandler
+    public static HttpMessageInvoker Create(ProxyOptions options, ProxyMetrics metrics, DownstreamCertificateCheck check) => new(new SocketsHttpHandler
     {
         UseProxy = false,
         AllowAutoRedirect = false,
@@ -53,7 +55,7 @@ internal sealed class HttpClientInvokers : IDisposable
         UseCookies = false,
         ActivityHeadersPropagator = null,
         ConnectTimeout = options.ConnectTimeout,
-        SslOptions = DownstreamTls.HandlerOptions(options.DownstreamInsecure),
+        SslOptions = DownstreamTls.HandlerOptions(options.DownstreamInsecure, check),
         MaxResponseHeadersLength = (options.MaxResponseHeadersTotalSize + 1023) / 1024,
         RequestHeaderEncodingSelector = static (_, _) => Encoding.Latin1,
         MaxResponseDrainSize = 0,

@@ -12,12 +12,12 @@ namespace LLRP.Upstream.Sockets;
 /// downstream; to an <c>https</c> one, a TLS handshake follows the connect (within the same timeout) and the connection
 /// runs over <see cref="SslPipeConnection"/>.
 /// </summary>
-internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metrics) : IUpstreamConnectionFactory
+internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metrics, DownstreamCertificateCheck check, FailureLog failures) : IUpstreamConnectionFactory
 {
     private readonly TimeSpan _connectTimeout = options.ConnectTimeout;
     private readonly bool _inlineScheduling = options.InlineScheduling;
     private readonly ConcurrentDictionary<DownstreamEndpoint, SslClientAuthenticationOptions> _tls = new();
-    private readonly Func<DownstreamEndpoint, SslClientAuthenticationOptions> _newTls = downstream => DownstreamTls.ClientOptions(downstream, downstream.AcceptsAnyCertificate);
+    private readonly Func<DownstreamEndpoint, SslClientAuthenticationOptions> _newTls = downstream => DownstreamTls.ClientOptions(downstream, downstream.AcceptsAnyCertificate, check);
 
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
     public async ValueTask<UpstreamConnection> ConnectAsync(DownstreamEndpoint downstream)
@@ -60,7 +60,13 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
         }
         catch (Exception e)
         {
-            // Refused (AuthenticationException), cut (IOException) or anything else: the stream and its socket go.
+            // Refused (AuthenticationException), cut (IOException) or anything else: the stream and its socket go. A refused
+            // certificate was logged with its reason by the check; any other failure is logged here.
+            if (!check.Refused(stream))
+            {
+                failures.TlsHandshakeFailed(tls.TargetHost ?? "(unknown)", TlsFailureReason.Describe(e));
+            }
+
             await stream.DisposeAsync();
             throw new UpstreamException(ForwarderError.TlsHandshakeFailed, e);
         }
