@@ -107,4 +107,25 @@ internal static class RoutingFiles
           }
         }
         """;
+
+    /// <summary>One route to a cluster of two destinations with cookie affinity, round robin otherwise.</summary>
+    public static string Affinity(string firstUrl, string secondUrl) => $$"""
+        {
+          "ReverseProxy": {
+            "Routes": { "all": { "ClusterId": "sticky", "Match": { "Path": "/{**rest}" } } },
+            "Clusters": {
+              "sticky": {
+                "LoadBalancingPolicy": "RoundRobin",
+                "SessionAffinity": { "Enabled": true, "Policy": "Cookie", "AffinityKeyName": ".Llrp.Test", "FailurePolicy": "Redistribute" },
+                "HealthCheck": { "Passive": { "Enabled": true, "ReactivationPeriod": "00:01:00" } },
+                "Metadata": { "Llrp.PassiveConsecutiveFailures": "1" },
+                "Destinations": {
+                  "one": { "Address": "{{firstUrl}}/" },
+                  "two": { "Address": "{{secondUrl}}/" }
+                }
+              }
+            }
+          }
+        }
+        """;
 }

@@ -145,6 +145,49 @@ public sealed class RoutingTests
         Assert.Equal("other", (await client.ReadResponseAsync()).BodyText);
     }
 
+    /// <summary>
+    /// Session affinity by cookie: the first response binds the client (RFC 6265 §4.1 <c>Set-Cookie</c>), its next requests
+    /// on new connections go to the same destination; once that destination is ejected they go to the other, bound anew.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task Affinity_StickyByCookie_FailsOverWhenEjected(string mode)
+    {
+        await using var first = DestinationOrigin.Start("A");
+        await using var second = DestinationOrigin.Start("B");
+        using var root = ContentRoot.WithSettings(RoutingFiles.Affinity(first.Url, second.Url));
+        await using var proxy = await TestHosts.StartProxyInContentRootAsync(root, mode);
+
+        var bound = await GetAsync(proxy, cookie: null);
+        var setCookie = bound.Head.Get("Set-Cookie");
+        Assert.NotNull(setCookie);
+        Assert.StartsWith(".Llrp.Test=", setCookie, StringComparison.Ordinal);
+        var cookie = setCookie.Split(';')[0];
+        for (var i = 0; i < 6; i++)
+        {
+            var again = await GetAsync(proxy, cookie);
+            Assert.Equal(bound.BodyText, again.BodyText);
+            Assert.Null(again.Head.Get("Set-Cookie"));
+        }
+
+        var otherName = bound.BodyText == "A" ? "B" : "A";
+        await (bound.BodyText == "A" ? first : second).StopAsync();
+
+        var moved = await GetAsync(proxy, cookie);
+        Assert.True(moved.StatusCode == 200 && moved.BodyText == otherName, $"Expected the other destination after the bound one went down:\n{moved}");
+        var rebound = moved.Head.Get("Set-Cookie");
+        Assert.NotNull(rebound);
+        Assert.NotEqual(cookie, rebound.Split(';')[0]);
+        Assert.Equal(otherName, (await GetAsync(proxy, rebound.Split(';')[0])).BodyText);
+    }
+
+    private static async Task<RawHttpResponse> GetAsync(HostedApp proxy, string? cookie)
+    {
+        await using var client = await proxy.ConnectAsync();
+        await client.SendAsync($"GET /s HTTP/1.1\r\nHost: h\r\n{(cookie is null ? "" : $"Cookie: {cookie}\r\n")}Connection: close\r\n\r\n");
+        return await client.ReadResponseAsync();
+    }
+
     private static async Task<string> RouteOfAsync(HostedApp proxy, string request)
     {
         await using var client = await proxy.ConnectAsync();

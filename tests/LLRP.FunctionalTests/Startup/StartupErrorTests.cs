@@ -40,6 +40,24 @@ public sealed class StartupErrorTests
         Assert.StartsWith("Invalid configuration: 'timeouts.connectMs' = 'abc'.", Assert.Single(proxy.Lines), StringComparison.Ordinal);
     }
 
+    /// <summary>A <c>ReverseProxy</c> section with an unknown key, an unsupported YARP key or a bad value: one line naming its path.</summary>
+    [Theory]
+    [InlineData("""{ "ReverseProxy": { "Routes": { "r": { "ClusterId": "c", "Match": { "Path": "/{**x}" }, "Ordr": 1 } }, "Clusters": { "c": { "Destinations": { "d": { "Address": "http://127.0.0.1:1/" } } } } } }""", "ReverseProxy:Routes:r:Ordr")]
+    [InlineData("""{ "ReverseProxy": { "Routes": { "r": { "ClusterId": "c", "Match": { "Path": "/{**x}" }, "AuthorizationPolicy": "p" } }, "Clusters": { "c": { "Destinations": { "d": { "Address": "http://127.0.0.1:1/" } } } } } }""", "ReverseProxy:Routes:r:AuthorizationPolicy")]
+    [InlineData("""{ "ReverseProxy": { "Routes": { "r": { "ClusterId": "missing", "Match": { "Path": "/{**x}" } } }, "Clusters": { "c": { "Destinations": { "d": { "Address": "http://127.0.0.1:1/" } } } } } }""", "ReverseProxy:Routes:r:ClusterId")]
+    [InlineData("""{ "ReverseProxy": { "Routes": { "r": { "ClusterId": "c", "Match": { "Path": "/{id:int}" } } }, "Clusters": { "c": { "Destinations": { "d": { "Address": "http://127.0.0.1:1/" } } } } } }""", "ReverseProxy:Routes:r:Match:Path")]
+    [InlineData("""{ "ReverseProxy": { "Routes": { "r": { "ClusterId": "c", "Match": { "Path": "/{**x}" } } }, "Clusters": { "c": { "LoadBalancingPolicy": "Fastest", "Destinations": { "d": { "Address": "http://127.0.0.1:1/" } } } } } }""", "ReverseProxy:Clusters:c:LoadBalancingPolicy")]
+    [InlineData("""{ "downstream": "http://127.0.0.1:1", "ReverseProxy": { "Routes": { "r": { "ClusterId": "c", "Match": { "Path": "/{**x}" } } }, "Clusters": { "c": { "Destinations": { "d": { "Address": "http://127.0.0.1:1/" } } } } } }""", "ReverseProxy")]
+    public async Task Start_InvalidReverseProxySection_ExitsTwoWithOneLineNamingTheKeyPath(string settings, string key)
+    {
+        using var root = ContentRoot.Empty();
+        root.WriteSettings(settings);
+        await using var proxy = AppProcess.StartProxy(root.Path, [$"--urls=http://127.0.0.1:{LoopbackPort.Closed()}"]);
+
+        Assert.Equal(2, await proxy.ExitCodeAsync());
+        Assert.StartsWith($"Invalid configuration: '{key}' = ", Assert.Single(proxy.Lines), StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("urls")]
     [InlineData("admin.urls")]
