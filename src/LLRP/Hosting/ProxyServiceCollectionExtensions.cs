@@ -40,11 +40,8 @@ internal static class ProxyServiceCollectionExtensions
         services.AddSingleton<HttpClientInvokers>();
         switch (options.Mode)
         {
-            case ProxyMode.HttpClient:
+            case ProxyMode.HttpClient or ProxyMode.HttpClientWithContext:
                 services.AddSingleton<IForwarderFactory, HttpClientForwarderFactory>();
-                break;
-            case ProxyMode.HttpClientWithContext:
-                services.AddSingleton<IForwarderFactory, HttpContextForwarderFactory>();
                 break;
             default:
                 services.AddHttpForwarder();

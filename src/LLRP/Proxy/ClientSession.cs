@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Diagnostics;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
+using LLRP.ClientSide;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Tasks;

@@ -1,3 +1,4 @@
+using LLRP.ClientSide;
 using LLRP.Upstream;
 using Microsoft.AspNetCore.Connections;
 

@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using LLRP.ClientSide;
 using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;

@@ -1,5 +1,6 @@
 using System.IO.Pipelines;
 using System.Net;
+using LLRP.ClientSide;
 using LLRP.Http1;
 
 namespace LLRP.Upstream;

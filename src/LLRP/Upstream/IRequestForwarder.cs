@@ -1,4 +1,5 @@
 using System.Buffers;
+using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;

@@ -1,3 +1,4 @@
+using LLRP.ClientSide;
 using LLRP.Diagnostics;
 
 namespace LLRP.Upstream;

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Text;
+using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;

@@ -1,4 +1,5 @@
 using System.Net;
+using LLRP.ClientSide;
 using LLRP.Http1;
 
 namespace LLRP.Upstream.HttpClient;

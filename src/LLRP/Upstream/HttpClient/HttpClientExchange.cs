@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Net;
 using System.Runtime.CompilerServices;
+using LLRP.ClientSide;
 using LLRP.Diagnostics;
 using LLRP.Tasks;
 

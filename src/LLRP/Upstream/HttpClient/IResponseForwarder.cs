@@ -1,3 +1,5 @@
+using LLRP.ClientSide;
+
 namespace LLRP.Upstream.HttpClient;
 
 /// <summary>How a mode over HttpClient forwards the response <see cref="HttpClientExchange.ExchangeAsync"/> received.</summary>

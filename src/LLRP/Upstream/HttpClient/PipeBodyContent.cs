@@ -1,3 +1,5 @@
+using LLRP.ClientSide;
+
 namespace LLRP.Upstream.HttpClient;
 
 /// <summary>The httpclient mode's request content: body pieces go from the client pipe's buffer straight to HttpClient's request stream.</summary>

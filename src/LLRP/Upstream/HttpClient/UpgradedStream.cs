@@ -1,4 +1,5 @@
 using System.IO.Pipelines;
+using LLRP.ClientSide;
 
 namespace LLRP.Upstream.HttpClient;
 

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using LLRP.ClientSide;
 using LLRP.Tasks;
 
 namespace LLRP.Upstream.LightContext;

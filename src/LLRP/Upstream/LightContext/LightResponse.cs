@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using LLRP.ClientSide;
 using LLRP.Http1;
 using LLRP.Upstream.HttpClient;
 using Microsoft.AspNetCore.Http;

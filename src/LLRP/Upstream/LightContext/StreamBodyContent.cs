@@ -1,4 +1,5 @@
 using System.Buffers;
+using LLRP.ClientSide;
 using LLRP.Upstream.HttpClient;
 
 namespace LLRP.Upstream.LightContext;

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
+using LLRP.ClientSide;
 using LLRP.Http1;
 using LLRP.Tasks;
 

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Http1;
 using LLRP.Tasks;

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Diagnostics.Metrics;
 using System.IO.Pipelines;
 using System.Text;
+using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;

@@ -2,13 +2,15 @@ using System.Buffers;
 using System.Diagnostics.Metrics;
 using System.IO.Pipelines;
 using System.Text;
+using LLRP.Proxy;
+using LLRP.ClientSide;
 using LLRP.Diagnostics;
 using LLRP.Upstream;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.DependencyInjection;
 
-namespace LLRP.Tests.Upstream;
+namespace LLRP.Tests.Proxy;
 
 /// <summary>
 /// <see cref="TunnelRelay"/> over in-memory pipes (RFC 9110 §7.8: after 101 the connection carries the new protocol's

@@ -2,7 +2,10 @@ using System.Buffers;
 using System.IO.Pipelines;
 using Microsoft.AspNetCore.Connections;
 
-namespace LLRP.Upstream;
+namespace LLRP.Proxy;
+
+using LLRP.ClientSide;
+using LLRP.Upstream;
 
 /// <summary>
 /// Relays a tunnel's bytes both ways, after <c>101 Switching Protocols</c> (RFC 9110 §7.8), until either side ends it:

@@ -1,4 +1,4 @@
-namespace LLRP.Upstream;
+namespace LLRP.ClientSide;
 
 /// <summary>Why reading a request body from the client stopped before its end, when the client is to blame.</summary>
 internal enum RequestBodyFailure : byte

@@ -2,7 +2,7 @@ using System.Buffers;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 
-namespace LLRP.Upstream;
+namespace LLRP.ClientSide;
 
 internal sealed partial class ClientRequestBody
 {

@@ -5,7 +5,7 @@ using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Tasks;
 
-namespace LLRP.Upstream;
+namespace LLRP.ClientSide;
 
 /// <summary>
 /// A request body still to be read from the client, for every mode: read in its framing (Content-Length, or chunked

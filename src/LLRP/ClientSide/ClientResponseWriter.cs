@@ -7,7 +7,7 @@ using LLRP.Http1.Transforms;
 using LLRP.Tasks;
 using Microsoft.AspNetCore.Connections;
 
-namespace LLRP.Upstream;
+namespace LLRP.ClientSide;
 
 /// <summary>
 /// Where every mode writes its responses: the client connection's output, with the framing rules of
