@@ -35,4 +35,10 @@ internal enum RejectionReason : byte
     InvalidTrailer,
     UnexpectedEndOfBody,
     InvalidStatusLine,
+
+    /// <summary>
+    /// A <c>.</c> or <c>..</c> path segment (RFC 3986 §3.3, §5.2.4), plain or percent-encoded, where routes depend on the
+    /// path: the origin would resolve it to a path other than the one routed.
+    /// </summary>
+    DotSegmentInPath,
 }

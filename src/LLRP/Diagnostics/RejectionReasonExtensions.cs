@@ -36,5 +36,6 @@ internal static class RejectionReasonExtensions
         RejectionReason.InvalidTrailer => "invalid trailer section",
         RejectionReason.UnexpectedEndOfBody => "connection closed before the end of the body",
         RejectionReason.InvalidStatusLine => "malformed status line",
+        RejectionReason.DotSegmentInPath => "'.' or '..' path segment: routes are chosen by path, so the path must be sent resolved (RFC 3986 section 5.2.4)",
     };
 }

@@ -211,6 +211,11 @@ internal sealed class ClientSession : ITrackedConnection
                 {
                     HttpMessageException.Throw(RejectionReason.AsteriskFormNotForwarded);
                 }
+
+                if (!_routing.IsRoutable(_head))
+                {
+                    HttpMessageException.Throw(RejectionReason.DotSegmentInPath);
+                }
             }
             catch (HttpMessageException e)
             {

@@ -50,6 +50,13 @@ internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, 
     /// <summary>The destination of the batch, or of the last one; null before the first.</summary>
     public Destination? Destination => _destination;
 
+    /// <summary>
+    /// Whether the request's path is fit for routing: without a dot-segment (RFC 3986 §5.2.4) wherever routes depend on
+    /// the path, since the request is forwarded as received (RFC 9110 §7.7) and its origin would resolve it to another
+    /// path than the one routed (<c>/public/../admin</c>).
+    /// </summary>
+    public bool IsRoutable(RequestHead head) => !router.Current.RoutesByPath || head.IsAsteriskForm || !DotSegments.In(head.Path);
+
     /// <summary>The route of <paramref name="head"/> in the current table, or null when none takes it; its path captures go to the forwarding rules.</summary>
     public Route? Match(RequestHead head) => router.Current.Match(head, defaultPort, rewriter);
 

@@ -72,6 +72,6 @@ internal static class ErrorPolicy
             or RejectionReason.ContentLengthWithTransferEncoding or RejectionReason.TransferEncodingOnHttp10
             or RejectionReason.InvalidChunkSize or RejectionReason.InvalidChunkExtension or RejectionReason.ChunkLineTooLong
             or RejectionReason.MissingChunkTerminator or RejectionReason.InvalidTrailer or RejectionReason.UnexpectedEndOfBody
-            or RejectionReason.InvalidStatusLine => 400,
+            or RejectionReason.InvalidStatusLine or RejectionReason.DotSegmentInPath => 400,
     };
 }

@@ -22,6 +22,9 @@ internal sealed class RoutingTable
 
     public IReadOnlyList<Route> Routes { get; }
 
+    /// <summary>Some route's path template is not a catch-all of every path: which route a request takes depends on its path.</summary>
+    public bool RoutesByPath { get; private init; }
+
     /// <summary>Makes the table of <paramref name="options"/>; a cluster of <paramref name="previous"/> whose settings stay is kept, with the new destinations.</summary>
     public static RoutingTable Build(RoutingOptions options, RoutingTable? previous)
     {
@@ -52,7 +55,10 @@ internal sealed class RoutingTable
                     TransformCompiler.Response(route.Transforms)));
             })
             .ToList();
-        return new RoutingTable(new RouteTable<Route>(routes), clusters.Values.ToList(), routes.Select(route => route.Value).ToList());
+        return new RoutingTable(new RouteTable<Route>(routes), clusters.Values.ToList(), routes.Select(route => route.Value).ToList())
+        {
+            RoutesByPath = options.Routes.Any(route => !RouteTemplate.Parse(route.Match.Path).MatchesAnyPath),
+        };
     }
 
     /// <summary>The route of <paramref name="head"/>, or null when none takes it; its path captures go to <paramref name="rewriter"/>.</summary>

@@ -42,6 +42,29 @@ public sealed class RoutingTests
         Assert.Equal(2, api.Requests.Count);
     }
 
+    /// <summary>
+    /// RFC 3986 §5.2.4: where routes depend on the path, one with a dot-segment is refused (the origin would resolve
+    /// <c>/x/../api/..</c> to a path another route owns); the connection closes after the 400.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task DotSegment_RefusedWhereRoutesDependOnThePath(string mode)
+    {
+        await using var api = ScriptedOrigin.Respond(_ => Ok("api"));
+        await using var other = ScriptedOrigin.Respond(_ => Ok("other"));
+        using var root = ContentRoot.WithSettings(RoutingFiles.ApiAndOtherHost(api.Url, other.Url));
+        await using var proxy = await TestHosts.StartProxyInContentRootAsync(root, mode);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync("GET /api/../other/%2e%2E/secret HTTP/1.1\r\nHost: front.example\r\n\r\n");
+        var response = await client.ReadResponseAsync();
+
+        Assert.Equal(400, response.StatusCode);
+        Assert.Equal("close", response.Head.Get("Connection"));
+        await client.AssertClosedByPeerAsync();
+        Assert.Empty(api.Requests);
+    }
+
     /// <summary>Pipelined requests of different routes are each answered by their own cluster, in order (RFC 9112 §9.3.2).</summary>
     [Theory]
     [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
