@@ -72,25 +72,5 @@ public static class UnknownKeys
         => !Keys.Contains(key, StringComparer.OrdinalIgnoreCase) && !Sections.Contains(key, StringComparer.OrdinalIgnoreCase);
 
     private static string Nearest(string key)
-        => Keys.MinBy(known => Distance(key.ToLowerInvariant(), known.ToLowerInvariant()))!;
-
-    /// <summary>Levenshtein distance: the fewest single-character insertions, deletions and substitutions from <paramref name="a"/> to <paramref name="b"/>.</summary>
-    private static int Distance(string a, string b)
-    {
-        var previous = Enumerable.Range(0, b.Length + 1).ToArray();
-        var current = new int[b.Length + 1];
-        for (var i = 1; i <= a.Length; i++)
-        {
-            current[0] = i;
-            for (var j = 1; j <= b.Length; j++)
-            {
-                var substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-                current[j] = Math.Min(substitution, Math.Min(previous[j], current[j - 1]) + 1);
-            }
-
-            (previous, current) = (current, previous);
-        }
-
-        return previous[b.Length];
-    }
+        => Keys.MinBy(known => EditDistance.Between(key.ToLowerInvariant(), known.ToLowerInvariant()))!;
 }

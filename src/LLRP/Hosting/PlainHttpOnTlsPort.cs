@@ -1,6 +1,4 @@
-using LLRP.ClientSide;
 using LLRP.Proxy;
-using LLRP.Upstream;
 using Microsoft.AspNetCore.Connections;
 
 namespace LLRP.Hosting;
@@ -14,9 +12,6 @@ namespace LLRP.Hosting;
 internal static class PlainHttpOnTlsPort
 {
     private const byte HandshakeRecord = 0x16;
-
-    /// <summary>How long the answered client may take to read the 400 before the connection closes (closing over unread input would reset it away).</summary>
-    private static readonly TimeSpan Linger = TimeSpan.FromSeconds(2);
 
     /// <param name="firstByteTimeout">How long a client may connect without sending anything: the TLS handshake's own timeout.</param>
     public static Func<ConnectionDelegate, ConnectionDelegate> Middleware(TimeSpan firstByteTimeout) => next => async connection =>
@@ -49,29 +44,6 @@ internal static class PlainHttpOnTlsPort
             return;
         }
 
-        await AnswerAsync(connection);
+        await ConnectionRefusal.AnswerAsync(connection, ErrorResponses.PlainHttpOnTlsPort);
     };
-
-    private static async Task AnswerAsync(ConnectionContext connection)
-    {
-        try
-        {
-            await connection.Transport.Output.WriteAsync(ErrorResponses.PlainHttpOnTlsPort);
-            await connection.Transport.Output.CompleteAsync();
-            using var linger = new CancellationTokenSource(Linger);
-            while (true)
-            {
-                var read = await connection.Transport.Input.ReadAsync(linger.Token);
-                connection.Transport.Input.AdvanceTo(read.Buffer.End);
-                if (read.IsCompleted)
-                {
-                    break;
-                }
-            }
-        }
-        catch (Exception e) when (e is OperationCanceledException || ClientResponseWriter.IsConnectionFailure(e))
-        {
-            // The client went away, or lingered too long: the connection ends either way.
-        }
-    }
 }

@@ -47,7 +47,7 @@ internal static class SectionKeys
         var best = int.MaxValue;
         foreach (var candidate in known)
         {
-            var distance = EditDistance(key.ToUpperInvariant(), candidate.ToUpperInvariant());
+            var distance = EditDistance.Between(key.ToUpperInvariant(), candidate.ToUpperInvariant());
             if (key.Length >= 4 && (candidate.StartsWith(key, StringComparison.OrdinalIgnoreCase) || key.StartsWith(candidate, StringComparison.OrdinalIgnoreCase)))
             {
                 distance = Math.Min(distance, limit);
@@ -60,29 +60,5 @@ internal static class SectionKeys
         }
 
         return nearest;
-    }
-
-    private static int EditDistance(string a, string b)
-    {
-        var previous = new int[b.Length + 1];
-        var current = new int[b.Length + 1];
-        for (var j = 0; j <= b.Length; j++)
-        {
-            previous[j] = j;
-        }
-
-        for (var i = 1; i <= a.Length; i++)
-        {
-            current[0] = i;
-            for (var j = 1; j <= b.Length; j++)
-            {
-                var substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-                current[j] = Math.Min(substitution, Math.Min(previous[j], current[j - 1]) + 1);
-            }
-
-            (previous, current) = (current, previous);
-        }
-
-        return previous[b.Length];
     }
 }
