@@ -20,7 +20,7 @@ public class HeadWritingBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        var downstream = DownstreamEndpoint.TryParse("http://127.0.0.1:8081")!;
+        var downstream = DestinationEndpoint.TryParse("http://127.0.0.1:8081")!;
         _writer = new RequestRewriter(downstream.Authority, downstream.PathPrefix, Encoding.ASCII.GetBytes("127.0.0.1"), "http"u8.ToArray(), ClientSessionServices.RewriteSettingsOf(Messages.Defaults));
         RequestHeadParser.TryParse(new ReadOnlySequence<byte>(Messages.BrowserRequest), _request, Messages.Limits, out _);
         ResponseHeadParser.TryParse(new ReadOnlySequence<byte>(Messages.Response), _response, 64 * 1024, out _);

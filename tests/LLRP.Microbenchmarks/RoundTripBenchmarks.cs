@@ -36,7 +36,7 @@ public class RoundTripBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        var downstream = DownstreamEndpoint.TryParse("http://127.0.0.1:8081")!;
+        var downstream = DestinationEndpoint.TryParse("http://127.0.0.1:8081")!;
         var unrouted = new ProxyOptions { Destinations = [new DestinationOptions(downstream, 1)], Routing = RoutingOptions.Unread };
         var options = unrouted with { Routing = RoutingOptionsReader.Implicit(unrouted.Destinations, unrouted) };
         var metrics = new ProxyMetrics(new ServiceCollection().AddMetrics().BuildServiceProvider().GetRequiredService<IMeterFactory>());

@@ -52,7 +52,7 @@ internal sealed partial class ClientRequestBody(PipeReader input, ClientResponse
     public bool IsCompleted => _completed;
 
     /// <param name="expectsContinue">The client is HTTP/1.1 and sent <c>Expect: 100-continue</c>.</param>
-    /// <param name="sendContinue">Answer <c>100 Continue</c> on the first read, for a forwarder whose client swallows the downstream's.</param>
+    /// <param name="sendContinue">Answer <c>100 Continue</c> on the first read, for a forwarder whose client swallows the destination's.</param>
     public void Reset(BodyFraming framing, long contentLength, bool expectsContinue, bool sendContinue)
     {
         ExpectsContinue = expectsContinue;

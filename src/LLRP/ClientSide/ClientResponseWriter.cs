@@ -71,7 +71,7 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
     /// <param name="persistent">As far as the request goes, the client connection may carry another request after this one.</param>
     /// <param name="moreFollow">
     /// Responses to later requests of the batch, already sent upstream, follow this one: when the proxy is stopping, only
-    /// the batch's last response says close, so that every request the downstream received is answered.
+    /// the batch's last response says close, so that every request the destination received is answered.
     /// </param>
     public ResponseFraming WriteHead(ResponseHead head, bool isHeadRequest, bool isHttp10Client, bool persistent, bool moreFollow = false)
     {

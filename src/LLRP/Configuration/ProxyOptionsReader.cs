@@ -260,7 +260,7 @@ public static class ProxyOptionsReader
         foreach (var part in value.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
         {
             var bar = part.IndexOf('|');
-            var endpoint = DownstreamEndpoint.TryParse(bar < 0 ? part : part[..bar]);
+            var endpoint = DestinationEndpoint.TryParse(bar < 0 ? part : part[..bar]);
             var weight = bar < 0 ? 1 : ParseWeight(part[(bar + 1)..], "w=");
             if (endpoint is null || weight is null)
             {
@@ -280,7 +280,7 @@ public static class ProxyOptionsReader
     {
         var address = entry[ConfigurationKeys.DestinationsSection.Address];
         var key = $"{ConfigurationKeys.DestinationsSection.Name}:{entry.Key}";
-        var endpoint = address is null ? null : DownstreamEndpoint.TryParse(address);
+        var endpoint = address is null ? null : DestinationEndpoint.TryParse(address);
         if (endpoint is null)
         {
             throw new ProxyConfigurationException($"{key}:{ConfigurationKeys.DestinationsSection.Address}", address, "an absolute http:// or https:// URI without query or user info");
@@ -345,11 +345,11 @@ public static class ProxyOptionsReader
     /// <c>origin.urls</c>: one <c>http://host:port</c> for the bundled origin, and the downstream that reaches it; a
     /// wildcard host (<see cref="WildcardHosts"/>) listens on every interface and is reached over loopback.
     /// </summary>
-    private static (string Url, DownstreamEndpoint Downstream) ReadOriginUrl(IConfiguration configuration)
+    private static (string Url, DestinationEndpoint Downstream) ReadOriginUrl(IConfiguration configuration)
     {
         var value = Value(configuration, ConfigurationKeys.OriginUrls);
         var url = string.IsNullOrWhiteSpace(value) ? EmbeddedDownstreamUrl : value.Trim().TrimEnd('/');
-        var downstream = url.Contains(';') ? null : DownstreamEndpoint.TryParse(WildcardHosts.ToLoopback(url) ?? url);
+        var downstream = url.Contains(';') ? null : DestinationEndpoint.TryParse(WildcardHosts.ToLoopback(url) ?? url);
         if (downstream is null || downstream.PathPrefix.Length != 0 || downstream.IsTls || downstream.Port == 0)
         {
             // Port 0 would have the origin listen on a port the proxy, whose destination this is, does not know.

@@ -4,7 +4,7 @@ using Microsoft.Extensions.Logging;
 namespace LLRP.Diagnostics;
 
 /// <summary>
-/// Logs failures at most once a second per kind, so a flood of bad requests or a dead downstream costs one line a
+/// Logs failures at most once a second per kind, so a flood of bad requests or a dead destination costs one line a
 /// second; each line says how many of its kind were left out since the previous one.
 /// </summary>
 internal sealed class FailureLog(ILogger logger)
@@ -21,11 +21,11 @@ internal sealed class FailureLog(ILogger logger)
         }
     }
 
-    public void ForwardingFailed(string downstream, ForwarderError error, Exception? exception = null)
+    public void ForwardingFailed(string destination, ForwarderError error, Exception? exception = null)
     {
         if (logger.IsEnabled(LogLevel.Warning) && _failures[(int)error].TryPass(Environment.TickCount64, out var suppressed))
         {
-            ProxyLog.ForwardingFailed(logger, downstream, error, suppressed, exception);
+            ProxyLog.ForwardingFailed(logger, destination, error, suppressed, exception);
         }
     }
 

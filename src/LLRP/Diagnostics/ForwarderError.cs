@@ -11,7 +11,7 @@ internal enum ForwarderError : byte
     /// <summary>The upstream connection was not established within the connect timeout: 504.</summary>
     ConnectTimeout,
 
-    /// <summary>The TLS handshake with an <c>https</c> downstream failed (certificate not trusted or not for its name, no common protocol, closed): 502.</summary>
+    /// <summary>The TLS handshake with an <c>https</c> destination failed (certificate not trusted or not for its name, no common protocol, closed): 502.</summary>
     TlsHandshakeFailed,
 
     /// <summary>Sending the request upstream failed: 502.</summary>

@@ -11,8 +11,8 @@ internal static partial class ProxyLog
     [LoggerMessage(1, LogLevel.Information, "Rejected a request from {Client}: {Reason} ({Suppressed} more of this kind since the last line)")]
     public static partial void RequestRejected(ILogger logger, string? client, RejectionReason reason, int suppressed);
 
-    [LoggerMessage(2, LogLevel.Warning, "Forwarding to {Downstream} failed: {Error} ({Suppressed} more of this kind since the last line)")]
-    public static partial void ForwardingFailed(ILogger logger, string downstream, ForwarderError error, int suppressed, Exception? exception);
+    [LoggerMessage(2, LogLevel.Warning, "Forwarding to {Destination} failed: {Error} ({Suppressed} more of this kind since the last line)")]
+    public static partial void ForwardingFailed(ILogger logger, string destination, ForwarderError error, int suppressed, Exception? exception);
 
     [LoggerMessage(3, LogLevel.Warning, "Destination {Destination} ejected for {ReactivationMs} ms after {Failures} transport failures in a row")]
     public static partial void DestinationEjected(ILogger logger, string destination, long reactivationMs, int failures);

@@ -21,7 +21,7 @@ internal static class ProxyServiceCollectionExtensions
         services.AddSingleton<ProxyMetrics>();
         services.AddSingleton<ClientConnectionTracker>();
         services.AddSingleton(provider => new FailureLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Proxy")));
-        services.AddSingleton<DownstreamCertificateCheck>();
+        services.AddSingleton<DestinationCertificateCheck>();
         services.AddSingleton(provider => new Router(options.Routing, provider.GetRequiredService<ProxyMetrics>()));
         services.AddSingleton<ClientSessionServices>();
         services.AddHostedService<ActiveHealthProber>();

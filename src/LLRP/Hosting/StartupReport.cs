@@ -161,7 +161,7 @@ public static class StartupReport
         return text.ToString().TrimEnd();
     }
 
-    /// <summary>The certificate of the https urls (never its password), and a warning when downstream certificates go unchecked.</summary>
+    /// <summary>The certificate of the https urls (never its password), and a warning when destination certificates go unchecked.</summary>
     private static void Tls(StringBuilder text, ProxyOptions options)
     {
         var certificate = options.ServerCertificate is { } loaded
@@ -175,7 +175,7 @@ public static class StartupReport
         if (options.DownstreamInsecure)
         {
             text.Append("  WARNING: ").Append(K.DownstreamInsecure)
-                .AppendLine("=true: the certificates of https downstreams are not validated; anyone on the path can read and change the traffic. For test origins only.");
+                .AppendLine("=true: the certificates of https destinations are not validated; anyone on the path can read and change the traffic. For test origins only.");
         }
     }
 

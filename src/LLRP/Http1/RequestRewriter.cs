@@ -6,10 +6,10 @@ namespace LLRP.Http1;
 
 /// <summary>
 /// The forwarding rules for requests (RFC 9110 §7.6), the one place every mode takes them from: hop-by-hop fields
-/// removed (with every field a <c>Connection</c> option names), <c>Host</c> set to the downstream's authority (or the
+/// removed (with every field a <c>Connection</c> option names), <c>Host</c> set to the destination's authority (or the
 /// client's, preserved), <c>TE: trailers</c> kept only when the client accepts trailers, <c>X-Forwarded-For</c>
 /// appended, <c>X-Forwarded-Proto</c> and <c>X-Forwarded-Host</c> set, <c>Via</c> appended, the target put after the
-/// downstream's path prefix, <c>Connection: upgrade</c> and <c>Upgrade</c> re-sent for an upgrade the proxy tunnels
+/// destination's path prefix, <c>Connection: upgrade</c> and <c>Upgrade</c> re-sent for an upgrade the proxy tunnels
 /// (<see cref="RequestHead.IsUpgrade"/>), and the route's transforms (<see cref="RequestTransforms"/>) applied. Framing is
 /// not a field here: each client re-computes it. One instance per client connection, pointed at the route and the
 /// destination of each batch (<see cref="Retarget"/>), and given each request's path captures (<see cref="Capture"/>).
@@ -29,7 +29,7 @@ internal sealed class RequestRewriter
     private readonly Range[] _captures = new Range[PatternPiece.MaxCaptures];
     private int _captureCount;
 
-    /// <param name="authority">The downstream's authority, as <c>Host</c> gets it.</param>
+    /// <param name="authority">The destination's authority, as <c>Host</c> gets it.</param>
     /// <param name="pathPrefix">Put before every target; empty or starting with '/', never ending with '/'.</param>
     /// <param name="clientAddress">The client's address as <c>X-Forwarded-For</c> gets it.</param>
     /// <param name="scheme">The scheme the client used, for <c>X-Forwarded-Proto</c>.</param>

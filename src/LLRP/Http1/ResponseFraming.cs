@@ -2,7 +2,7 @@ namespace LLRP.Http1;
 
 /// <summary>
 /// How a response is framed for the client (RFC 9112 §6.3), decided once for every mode: no body for HEAD, 1xx, 204
-/// and 304; the downstream's Content-Length when it sent one; otherwise chunked for an HTTP/1.1 client, and
+/// and 304; the destination's Content-Length when it sent one; otherwise chunked for an HTTP/1.1 client, and
 /// close-delimited for an HTTP/1.0 one.
 /// </summary>
 /// <param name="Body">None, ContentLength, Chunked or CloseDelimited: how the client receives the body.</param>
@@ -10,7 +10,7 @@ namespace LLRP.Http1;
 /// <param name="Http10KeepAlive">The client is HTTP/1.0 and its connection persists, so the response says so.</param>
 internal readonly record struct ResponseFraming(BodyFraming Body, bool Close, bool Http10KeepAlive)
 {
-    /// <param name="response">The downstream's response head, its framing as received.</param>
+    /// <param name="response">The destination's response head, its framing as received.</param>
     /// <param name="isHeadRequest">The request was HEAD.</param>
     /// <param name="isHttp10Client">The client spoke HTTP/1.0.</param>
     /// <param name="persistent">The client connection may carry another request after this one.</param>

@@ -5,14 +5,14 @@ using LLRP.Http1.Transforms;
 namespace LLRP.Http1;
 
 /// <summary>
-/// Re-emits a downstream response head for the client (RFC 9110 §7.6, RFC 9112 §6), for every mode: hop-by-hop fields
-/// removed (with the fields the downstream's <c>Connection</c> names), framing and persistence re-computed, and the
+/// Re-emits a destination response head for the client (RFC 9110 §7.6, RFC 9112 §6), for every mode: hop-by-hop fields
+/// removed (with the fields the destination's <c>Connection</c> names), framing and persistence re-computed, and the
 /// route's response transforms applied to a final response.
 /// </summary>
 internal static class ResponseHeadWriter
 {
     /// <param name="writer">Where the head goes.</param>
-    /// <param name="head">The downstream's response head.</param>
+    /// <param name="head">The destination's response head.</param>
     /// <param name="framing">How the response reaches the client.</param>
     /// <param name="transforms">The route's response transforms.</param>
     /// <param name="extraFields">Whole field lines added as they are (the session affinity's binding); empty for none.</param>

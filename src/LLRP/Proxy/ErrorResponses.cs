@@ -11,16 +11,16 @@ internal static class ErrorResponses
         .Select(reason => Build(ErrorPolicy.StatusCode(reason), reason.Describe()))
         .ToArray();
 
-    private static readonly byte[] BadGateway = Build(ForwarderError.ConnectFailed, "the downstream could not be reached or sent an invalid response");
-    private static readonly byte[] GatewayTimeout = Build(ForwarderError.ConnectTimeout, "the downstream did not answer in time");
+    private static readonly byte[] BadGateway = Build(ForwarderError.ConnectFailed, "the destination could not be reached or sent an invalid response");
+    private static readonly byte[] GatewayTimeout = Build(ForwarderError.ConnectTimeout, "the destination did not answer in time");
     private static readonly byte[] RequestTimeoutResponse = Build(408, "the request head did not arrive in time");
-    private static readonly byte[] UpstreamClosed = Build(ForwarderError.UpstreamClosed, "the downstream closed the connection without a response");
-    private static readonly byte[] TlsHandshakeFailed = Build(ForwarderError.TlsHandshakeFailed, "the TLS handshake with the downstream failed");
+    private static readonly byte[] UpstreamClosed = Build(ForwarderError.UpstreamClosed, "the destination closed the connection without a response");
+    private static readonly byte[] TlsHandshakeFailed = Build(ForwarderError.TlsHandshakeFailed, "the TLS handshake with the destination failed");
     private static readonly byte[] NoRouteResponse = Build(ForwarderError.NoRoute, "no route matches the request");
     private static readonly byte[] NoRouteKeepAlive = Build(ErrorPolicy.StatusCode(ForwarderError.NoRoute), "no route matches the request", close: false);
     private static readonly byte[] AffinityUnavailable = Build(ForwarderError.AffinityDestinationUnavailable, "the destination this session is bound to is not available");
     private static readonly byte[] TooManyConnectionsResponse = Build(503, "the proxy is at its limit of client connections", retryAfterSeconds: 1);
-    private static readonly byte[] DestinationBusy = Build(ErrorPolicy.StatusCode(ForwarderError.QueueFull), "the downstream is at its limit of requests in flight", retryAfterSeconds: 1);
+    private static readonly byte[] DestinationBusy = Build(ErrorPolicy.StatusCode(ForwarderError.QueueFull), "the destination is at its limit of requests in flight", retryAfterSeconds: 1);
     private static readonly byte[] PlainHttpOnTlsPortResponse = Build(400, "this port speaks TLS: send the request over https");
 
     /// <summary>503 for no available destination, by <c>Retry-After</c> seconds (1 to <see cref="MaxRetryAfterSeconds"/>), built on first use.</summary>
@@ -63,7 +63,7 @@ internal static class ErrorResponses
     public static ReadOnlySpan<byte> NoHealthyDestination(int retryAfterSeconds)
     {
         var seconds = Math.Clamp(retryAfterSeconds, 1, MaxRetryAfterSeconds);
-        return NoDestination[seconds] ??= Build(ErrorPolicy.StatusCode(ForwarderError.NoHealthyDestination), "no downstream is available", seconds);
+        return NoDestination[seconds] ??= Build(ErrorPolicy.StatusCode(ForwarderError.NoHealthyDestination), "no destination is available", seconds);
     }
 
     private static byte[] Build(ForwarderError error, string message) => Build(ErrorPolicy.StatusCode(error), message);

@@ -11,11 +11,11 @@ using LLRP.Upstream;
 /// Relays a tunnel's bytes both ways, after <c>101 Switching Protocols</c> (RFC 9110 §7.8), until either side ends it:
 /// 1. each direction copies what one side sent into the other's output and waits for that output's flush, so a side
 ///    that does not read holds the other back (back-pressure) instead of filling memory;
-/// 2. the client's end of stream is passed on as a half-close where the downstream's transport can (a socket), and the
-///    downstream's answer is still relayed; where it cannot, the tunnel ends;
-/// 3. the downstream's end of stream, or a failure on either side, ends the tunnel: a failure aborts the other side,
+/// 2. the client's end of stream is passed on as a half-close where the destination's transport can (a socket), and the
+///    destination's answer is still relayed; where it cannot, the tunnel ends;
+/// 3. the destination's end of stream, or a failure on either side, ends the tunnel: a failure aborts the other side,
 ///    so neither sees a clean end that was not one.
-/// The client connection closes after the tunnel (the session returns); the downstream's end is aborted unless both
+/// The client connection closes after the tunnel (the session returns); the destination's end is aborted unless both
 /// sides ended their streams. Every byte relayed touches the <see cref="TunnelActivity"/> that the idle timeout reads.
 /// </summary>
 internal static class TunnelRelay
@@ -67,7 +67,7 @@ internal static class TunnelRelay
                     client.Abort();
                 }
 
-                // The client's side cannot half-close, so the tunnel ends here: whatever still goes to the downstream (a
+                // The client's side cannot half-close, so the tunnel ends here: whatever still goes to the destination (a
                 // flush it does not read, too) is cut.
                 client.Transport.Input.CancelPendingRead();
                 upstream.Abort();

@@ -81,7 +81,7 @@ internal sealed class ActiveHealthProber(ProxyOptions options, Router router, IL
         AllowAutoRedirect = false,
         UseCookies = false,
         PooledConnectionIdleTimeout = TimeSpan.FromMinutes(1),
-        SslOptions = DownstreamTls.HandlerOptions(insecure),
+        SslOptions = DestinationTls.HandlerOptions(insecure),
     });
 
     private async Task ProbeAsync(ClusterOptions cluster, ActiveHealthOptions active, Destination destination, CancellationToken stoppingToken)
@@ -141,6 +141,6 @@ internal sealed class ActiveHealthProber(ProxyOptions options, Router router, IL
         }
     }
 
-    private static Uri ProbeUri(DownstreamEndpoint endpoint, string path)
+    private static Uri ProbeUri(DestinationEndpoint endpoint, string path)
         => new(endpoint.Origin + System.Text.Encoding.ASCII.GetString(endpoint.PathPrefix) + path);
 }

@@ -8,7 +8,7 @@ namespace LLRP.Upstream;
 /// <param name="Started">That failed response had started, so the client connection can only be aborted.</param>
 /// <param name="CloseClient">The client connection ends after these responses.</param>
 /// <param name="Tunnel">
-/// The downstream answered the batch's upgrade request with <c>101 Switching Protocols</c>, which was written to the
+/// The destination answered the batch's upgrade request with <c>101 Switching Protocols</c>, which was written to the
 /// client: the session relays this tunnel until it ends, then closes the client connection.
 /// </param>
 internal readonly record struct ForwardResult(int Completed, ForwarderError Error, bool Started, bool CloseClient, IUpstreamTunnel? Tunnel = null)

@@ -13,7 +13,7 @@ namespace LLRP.Upstream;
 /// <param name="RemoteEndPoint">The client's address and port.</param>
 /// <param name="LocalEndPoint">The address and port the client connected to.</param>
 /// <param name="ConnectionId">The client connection's id.</param>
-/// <param name="Upgrades">The protocols a <c>101</c> may switch to, to check the downstream's answer to an upgrade request.</param>
+/// <param name="Upgrades">The protocols a <c>101</c> may switch to, to check the destination's answer to an upgrade request.</param>
 /// <param name="ClientTransport">The client connection's pipes, for a forwarder that relays a tunnel itself (YARP).</param>
 /// <param name="Tunnel">The client connection's tunnel activity, for the same.</param>
 internal sealed record ForwarderContext(

@@ -7,7 +7,7 @@ using LLRP.Http1;
 namespace LLRP.Upstream;
 
 /// <summary>
-/// Carries the requests of one client connection to the downstream, in the configured mode; all that differs between
+/// Carries the requests of one client connection to the destination, in the configured mode; all that differs between
 /// modes lives behind this. The client session calls, for each batch of requests parsed from one read:
 /// 1. <see cref="BeginBatchAsync"/> once the first request parsed, with the batch's destination (the
 ///    <see cref="ForwarderContext.Rewriter"/> already points at it);
@@ -25,7 +25,7 @@ internal interface IRequestForwarder : IAsyncDisposable
     /// <summary>Makes <paramref name="downstream"/> ready for a batch (an open connection, for one); an error is answered before anything is sent.</summary>
     /// <param name="downstream">The batch's destination.</param>
     /// <param name="responseHeadersTimeout">Its cluster's time from a request sent to its response head.</param>
-    ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout);
+    ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout);
 
     /// <summary>Takes the next request of the batch.</summary>
     /// <param name="head">Its parsed head; reused for the next request once this returns.</param>

@@ -5,7 +5,7 @@ namespace LLRP.Upstream;
 
 /// <summary>
 /// A client connection's tunnel, as its heartbeat and its stop see it: whether there is one, when bytes last crossed it
-/// (touched by whatever relays them), and its downstream end, so that an idle timeout or a stop ends both sides even
+/// (touched by whatever relays them), and its destination end, so that an idle timeout or a stop ends both sides even
 /// after the client half-closed. Opening and closing it counts the tunnel in the metrics. One per client connection.
 /// </summary>
 internal sealed class TunnelActivity(ProxyMetrics metrics)
@@ -21,7 +21,7 @@ internal sealed class TunnelActivity(ProxyMetrics metrics)
     /// stopping flag is read, as a stop sets the flag before it looks for a tunnel to close, so one of the two sees the
     /// other. False (and nothing open) when stopping.
     /// </summary>
-    /// <param name="upstream">The downstream's end, when the proxy relays it; none when a forwarder relays it itself (YARP).</param>
+    /// <param name="upstream">The destination's end, when the proxy relays it; none when a forwarder relays it itself (YARP).</param>
     public bool TryOpen(IUpstreamTunnel? upstream, ClientResponseWriter client)
     {
         Volatile.Write(ref _upstream, upstream);
@@ -69,6 +69,6 @@ internal sealed class TunnelActivity(ProxyMetrics metrics)
         return last != 0 && now - last >= idleMs;
     }
 
-    /// <summary>Aborts the downstream's end, if the proxy relays it; the client's end is the caller's to abort.</summary>
+    /// <summary>Aborts the destination's end, if the proxy relays it; the client's end is the caller's to abort.</summary>
     public void AbortUpstream() => Volatile.Read(ref _upstream)?.Abort();
 }

@@ -154,7 +154,7 @@ public sealed class RequestRewriterTests
 
     private static RequestRewriter Rewriter(string downstream = Downstream, bool preserveHost = false, bool forwardedHeaders = true, bool addVia = true)
     {
-        var endpoint = DownstreamEndpoint.TryParse(downstream)!;
+        var endpoint = DestinationEndpoint.TryParse(downstream)!;
         return new RequestRewriter(endpoint.Authority, endpoint.PathPrefix, Encoding.ASCII.GetBytes("10.0.0.1"), "http"u8.ToArray(), new RewriteSettings(preserveHost, forwardedHeaders, addVia));
     }
 

@@ -14,7 +14,7 @@ internal sealed class ScriptedForwarder(Func<string, ForwarderError> begin) : IR
 
     public ForwarderTraits Traits => ForwarderTraits.Pipelining;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout)
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint downstream, TimeSpan responseHeadersTimeout)
     {
         Begun.Add(downstream.Host[..1]);
         return ValueTask.FromResult(begin(downstream.Host[..1]));

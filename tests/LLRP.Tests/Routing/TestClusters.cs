@@ -20,7 +20,7 @@ internal static class TestClusters
         int[]? weights = null,
         AvailableDestinationsPolicy available = AvailableDestinationsPolicy.HealthyAndUnknown) => new(
         "c",
-        Enumerable.Range(0, count).Select(i => new DestinationOptions(DownstreamEndpoint.TryParse($"http://{(char)('a' + i)}.test/")!, weights?[i] ?? 1)).ToArray(),
+        Enumerable.Range(0, count).Select(i => new DestinationOptions(DestinationEndpoint.TryParse($"http://{(char)('a' + i)}.test/")!, weights?[i] ?? 1)).ToArray(),
         policy,
         new PassiveHealthOptions(passiveFailures, TimeSpan.FromSeconds(10)),
         ActiveHealth: null,

@@ -7,7 +7,7 @@ namespace LLRP.Tests.Upstream;
 
 public sealed class UpstreamConnectionTests
 {
-    private static readonly DownstreamEndpoint Downstream = DownstreamEndpoint.TryParse("http://127.0.0.1:1")!;
+    private static readonly DestinationEndpoint Downstream = DestinationEndpoint.TryParse("http://127.0.0.1:1")!;
 
     [Fact]
     public void IsIdleAndOpen_NothingArrived_True()

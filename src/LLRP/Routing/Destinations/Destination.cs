@@ -40,7 +40,7 @@ internal sealed class Destination
         Tag = new KeyValuePair<string, object?>(ProxyMetrics.DestinationTag, Name);
     }
 
-    public DownstreamEndpoint Endpoint { get; }
+    public DestinationEndpoint Endpoint { get; }
 
     /// <summary><c>cluster/name</c>, or its base URI: as logs and the <c>destination</c> tag of metrics name it.</summary>
     public string Name { get; }

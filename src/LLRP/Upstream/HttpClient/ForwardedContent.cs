@@ -50,7 +50,7 @@ internal abstract class ForwardedContent(ClientRequestBody body) : HttpContent
 
     /// <summary>
     /// Awaits a read from the client that did not complete at once, flushing meanwhile what HttpClient holds (the request
-    /// head, earlier pieces), so the downstream sees them while the client is slow. Should the flush fail, the read is
+    /// head, earlier pieces), so the destination sees them while the client is slow. Should the flush fail, the read is
     /// cancelled and awaited before the failure propagates, so nothing is left reading the client input.
     /// </summary>
     protected async ValueTask<T> FlushWhileReadingAsync<T>(Stream destination, ValueTask<T> read, CancellationToken cancellationToken)

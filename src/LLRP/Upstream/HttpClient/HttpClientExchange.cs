@@ -17,7 +17,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
 {
     private const int ResponseBufferSize = 16 * 1024;
 
-    /// <summary>Most body bytes written to the client without a flush, so a downstream faster than the client meets back-pressure.</summary>
+    /// <summary>Most body bytes written to the client without a flush, so a destination faster than the client meets back-pressure.</summary>
     private const int MaxUnflushedBody = 64 * 1024;
 
     private InvokerSelector _invokers = invokers;
@@ -139,10 +139,10 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
 
     /// <summary>
     /// Streams a response body to the client through a pooled buffer. The client output is flushed while waiting for the
-    /// downstream (so the read and write sides overlap) and every <see cref="MaxUnflushedBody"/> bytes; a small body
+    /// destination (so the read and write sides overlap) and every <see cref="MaxUnflushedBody"/> bytes; a small body
     /// already buffered leaves with the rest of the batch, in one flush.
     /// </summary>
-    /// <returns>None; ResponseBodyFailed when the downstream failed mid-body; ClientAborted when the client went away.</returns>
+    /// <returns>None; ResponseBodyFailed when the destination failed mid-body; ClientAborted when the client went away.</returns>
     public static async ValueTask<ForwarderError> CopyBodyAsync(Stream source, ClientResponseWriter client)
     {
         var buffer = ArrayPool<byte>.Shared.Rent(ResponseBufferSize);
@@ -189,7 +189,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
         }
     }
 
-    /// <summary>What reading a response body from HttpClient throws when the downstream fails or its connection is torn down.</summary>
+    /// <summary>What reading a response body from HttpClient throws when the destination fails or its connection is torn down.</summary>
     public static bool IsResponseReadFailure(Exception e)
         => e is IOException or HttpRequestException or ObjectDisposedException or OperationCanceledException;
 
@@ -211,7 +211,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
         }
         catch (Exception e) when (IsResponseReadFailure(e))
         {
-            // The dispose tore the downstream connection down; nothing more was wanted from it.
+            // The dispose tore the destination connection down; nothing more was wanted from it.
         }
     }
 }

@@ -21,7 +21,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
     private readonly RenderedResponseHead _responseHead = new();
     private readonly Func<ForwardedContent> _newContent = () => new PipeBodyContent(context.Body);
     private MethodCache _methods;
-    private DownstreamEndpoint? _downstream;
+    private DestinationEndpoint? _destination;
     private HttpRequestMessage? _message;
     private bool _isHead;
     private bool _isHttp10;
@@ -30,11 +30,11 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout)
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
     {
         exchange.ResponseHeadersTimeout = responseHeadersTimeout;
-        _downstream = downstream;
-        _uris.Retarget(downstream);
+        _destination = destination;
+        _uris.Retarget(destination);
         return ValueTask.FromResult(ForwarderError.None);
     }
 
@@ -50,7 +50,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
             request.Content = content;
         }
 
-        var fields = new MessageFieldSink(request, _strings, _downstream!.Authority, static () => new ByteArrayContent([]));
+        var fields = new MessageFieldSink(request, _strings, _destination!.Authority, static () => new ByteArrayContent([]));
         context.Rewriter.WriteFields(head, ref fields);
         (_isHead, _isHttp10, _isPersistent, _requestedUpgrades) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.RequestedUpgrades);
     }
@@ -99,7 +99,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
         return new ForwardResult(1, ForwarderError.None, Started: true, framing.Close);
     }
 
-    /// <summary>A <c>101</c> to the upgrade request: its head goes to the client, and the response's stream is the tunnel's downstream end.</summary>
+    /// <summary>A <c>101</c> to the upgrade request: its head goes to the client, and the response's stream is the tunnel's destination end.</summary>
     private static async ValueTask<ForwardResult> SwitchProtocolsAsync(ResponseHead head, HttpResponseMessage response, ClientResponseWriter client)
     {
         client.WriteSwitchingProtocols(head);

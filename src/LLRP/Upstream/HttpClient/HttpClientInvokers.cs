@@ -14,11 +14,11 @@ internal sealed class HttpClientInvokers : IDisposable
 {
     private readonly ProxyOptions _options;
     private readonly ProxyMetrics _metrics;
-    private readonly DownstreamCertificateCheck _check;
+    private readonly DestinationCertificateCheck _check;
     private readonly HttpMessageInvoker[] _shared;
     private uint _nextShared;
 
-    public HttpClientInvokers(ProxyOptions options, ProxyMetrics metrics, DownstreamCertificateCheck check)
+    public HttpClientInvokers(ProxyOptions options, ProxyMetrics metrics, DestinationCertificateCheck check)
     {
         _options = options;
         _metrics = metrics;
@@ -43,11 +43,11 @@ internal sealed class HttpClientInvokers : IDisposable
     /// <summary>
     /// One invoker over <see cref="SocketsHttpHandler"/> configured as a transparent HTTP/1.1 client: no proxy, redirects,
     /// decompression, cookies or trace headers; header values pass byte for byte (Latin-1 both ways); an <c>https</c>
-    /// downstream is authenticated as in raw mode (<see cref="DownstreamTls"/>). A response abandoned
+    /// destination is authenticated as in raw mode (<see cref="DestinationTls"/>). A response abandoned
     /// before its end (a client gone, a framing anomaly) closes its connection instead of draining it for reuse.
     /// Connections are counted in <c>llrp.upstream.active_connections</c>.
     /// </summary>
-    public static HttpMessageInvoker Create(ProxyOptions options, ProxyMetrics metrics, DownstreamCertificateCheck check) => new(new SocketsHttpHandler
+    public static HttpMessageInvoker Create(ProxyOptions options, ProxyMetrics metrics, DestinationCertificateCheck check) => new(new SocketsHttpHandler
     {
         UseProxy = false,
         AllowAutoRedirect = false,
@@ -55,7 +55,7 @@ internal sealed class HttpClientInvokers : IDisposable
         UseCookies = false,
         ActivityHeadersPropagator = null,
         ConnectTimeout = options.ConnectTimeout,
-        SslOptions = DownstreamTls.HandlerOptions(options.DownstreamInsecure, check),
+        SslOptions = DestinationTls.HandlerOptions(options.DownstreamInsecure, check),
         MaxResponseHeadersLength = (options.MaxResponseHeadersTotalSize + 1023) / 1024,
         RequestHeaderEncodingSelector = static (_, _) => Encoding.Latin1,
         MaxResponseDrainSize = 0,

@@ -3,26 +3,26 @@ using LLRP.Configuration;
 namespace LLRP.Upstream.HttpClient;
 
 /// <summary>
-/// Builds the upstream request URI from the downstream's scheme and authority and the target to forward (path prefix,
+/// Builds the upstream request URI from the destination's scheme and authority and the target to forward (path prefix,
 /// path and query, exactly as the <see cref="Http1.RequestRewriter"/> gives it). Canonicalisation is disabled, so
-/// <c>%2F</c>, <c>..</c> and case in escapes reach the downstream byte for byte. The previous URI is reused when the
-/// downstream and the target repeat.
+/// <c>%2F</c>, <c>..</c> and case in escapes reach the destination byte for byte. The previous URI is reused when the
+/// destination and the target repeat.
 /// </summary>
 internal sealed class TargetUriCache
 {
     private static readonly UriCreationOptions Verbatim = new() { DangerousDisablePathAndQueryCanonicalization = true };
 
-    private DownstreamEndpoint? _downstream;
+    private DestinationEndpoint? _destination;
     private CachedString _target;
     private Uri? _last;
     private string? _lastTarget;
 
     /// <summary>Points the URIs at the destination of the next batch.</summary>
-    public void Retarget(DownstreamEndpoint downstream)
+    public void Retarget(DestinationEndpoint destination)
     {
-        if (!ReferenceEquals(downstream, _downstream))
+        if (!ReferenceEquals(destination, _destination))
         {
-            _downstream = downstream;
+            _destination = destination;
             _last = null;
         }
     }
@@ -37,8 +37,8 @@ internal sealed class TargetUriCache
         }
 
         _lastTarget = target;
-        return _last = new Uri(Downstream.Origin + target, in Verbatim);
+        return _last = new Uri(Destination.Origin + target, in Verbatim);
     }
 
-    private DownstreamEndpoint Downstream => _downstream ?? throw new InvalidOperationException($"{nameof(Retarget)} comes before the first URI.");
+    private DestinationEndpoint Destination => _destination ?? throw new InvalidOperationException($"{nameof(Retarget)} comes before the first URI.");
 }

@@ -4,7 +4,7 @@ using LLRP.ClientSide;
 namespace LLRP.Upstream.HttpClient;
 
 /// <summary>
-/// A tunnel's downstream end in the modes over HttpClient: the read-write stream <c>SocketsHttpHandler</c> returns as
+/// A tunnel's destination end in the modes over HttpClient: the read-write stream <c>SocketsHttpHandler</c> returns as
 /// the content of a <c>101</c> response, behind pipes. The stream has no half-close: ending what is sent ends the
 /// connection.
 /// </summary>

@@ -11,7 +11,7 @@ namespace LLRP.Upstream.LightContext;
 /// </summary>
 internal static class ContextMessages
 {
-    /// <summary>Method, URI (the downstream and the raw target, byte for byte) and every field; framing is left to the content.</summary>
+    /// <summary>Method, URI (the destination and the raw target, byte for byte) and every field; framing is left to the content.</summary>
     public static void CopyRequest(HttpContext context, HttpRequestMessage message, TargetUriCache uris)
     {
         var request = context.Request;

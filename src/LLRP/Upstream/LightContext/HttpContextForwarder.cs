@@ -31,10 +31,10 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout)
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
     {
         exchange.ResponseHeadersTimeout = responseHeadersTimeout;
-        _uris.Retarget(downstream);
+        _uris.Retarget(destination);
         return ValueTask.FromResult(ForwarderError.None);
     }
 
@@ -99,7 +99,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
                 return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
             }
 
-            // A 101 to the upgrade request: its head goes to the client, the response's stream is the tunnel's downstream end.
+            // A 101 to the upgrade request: its head goes to the client, the response's stream is the tunnel's destination end.
             await response.StartAsync();
             return ForwardResult.Switched(await UpgradedStream.OpenAsync(source));
         }

@@ -68,7 +68,7 @@ internal sealed class LightHttpContext
     public IFeatureCollection Features => _features;
 
     /// <summary>
-    /// Makes the context the request to forward: method, protocol, the target after the downstream's path prefix (raw,
+    /// Makes the context the request to forward: method, protocol, the target after the destination's path prefix (raw,
     /// and as Kestrel presents path and query), every field the rules keep, and the body's framing.
     /// </summary>
     public void Fill(RequestHead head, BodyKind body)

@@ -8,7 +8,7 @@ internal sealed class RequestTargetStrings
 {
     private CachedString _cache;
 
-    /// <summary>The target to forward (the downstream's path prefix, then the client's target): sent byte for byte.</summary>
+    /// <summary>The target to forward (the destination's path prefix, then the client's target): sent byte for byte.</summary>
     public string RawTarget { get; private set; } = string.Empty;
 
     /// <summary>The path, unescaped as Kestrel presents it.</summary>

@@ -8,7 +8,7 @@ namespace LLRP.Upstream.Sockets;
 /// <param name="CloseClient">The client connection ends after this response.</param>
 /// <param name="UpstreamReusable">The upstream connection is at a message boundary and may carry the next request.</param>
 /// <param name="UpstreamAnnouncedClose">
-/// The response said the downstream closes after it (<c>Connection: close</c>, or HTTP/1.0 without keep-alive), so it
+/// The response said the destination closes after it (<c>Connection: close</c>, or HTTP/1.0 without keep-alive), so it
 /// processed no request sent after this one (RFC 9112 §9.6).
 /// </param>
 /// <param name="Switched">The response was <c>101 Switching Protocols</c> to an upgrade request: the connection is now a tunnel.</param>

@@ -6,7 +6,7 @@ using LLRP.Tasks;
 namespace LLRP.Upstream.Sockets;
 
 /// <summary>
-/// The transport of a connection to an <c>http</c> downstream: the socket itself behind the pipes of
+/// The transport of a connection to an <c>http</c> destination: the socket itself behind the pipes of
 /// <see cref="PipeConnection"/>; what waits in several segments of the output pipe leaves in one system call.
 /// </summary>
 internal sealed class SocketPipeConnection : PipeConnection

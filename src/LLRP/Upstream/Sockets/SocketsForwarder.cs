@@ -12,7 +12,7 @@ namespace LLRP.Upstream.Sockets;
 /// Raw mode: LLRP's own HTTP/1.1 client over sockets. A batch of pipelined requests is written upstream back to back
 /// (heads re-emitted by the <see cref="RequestRewriter"/>, buffered bodies with them), flushed once, and answered in
 /// order by the <see cref="ResponseRelay"/>. A request whose body is still arriving goes alone: its body is pumped
-/// upstream (<see cref="RequestBodyPump"/>) while its response is relayed, since a downstream may answer, or ask to
+/// upstream (<see cref="RequestBodyPump"/>) while its response is relayed, since a destination may answer, or ask to
 /// continue (RFC 9110 §10.1.1), before reading it all. Requests the upstream did not answer are written again on a new
 /// connection when that is safe: after a response that announced the close (RFC 9112 §9.6), or when every request left
 /// is idempotent (RFC 9110 §9.2.2, RFC 9112 §9.3.1) and the connection had answered before.
@@ -27,11 +27,11 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
 
     public ForwarderTraits Traits => ForwarderTraits.Pipelining;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout)
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
     {
         _count = 0;
         relay.ResponseHeadersTimeout = responseHeadersTimeout;
-        return upstream.EnsureAsync(downstream);
+        return upstream.EnsureAsync(destination);
     }
 
     public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
@@ -121,7 +121,7 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
             if (!outcome.UpstreamReusable && !last)
             {
                 // The requests after this one reached a connection that will not answer them. They are written again
-                // on a new one when the downstream said it processed none of them, or when each may be repeated.
+                // on a new one when the destination said it processed none of them, or when each may be repeated.
                 if (!outcome.UpstreamAnnouncedClose && !CanRetry(i + 1))
                 {
                     upstream.Discard();
@@ -232,9 +232,9 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwarderError> ResendAsync(int first)
     {
-        var downstream = upstream.Connection.Downstream;
+        var destination = upstream.Connection.Destination;
         upstream.Discard();
-        if (await upstream.EnsureAsync(downstream) is var error and not ForwarderError.None)
+        if (await upstream.EnsureAsync(destination) is var error and not ForwarderError.None)
         {
             return error;
         }

@@ -4,7 +4,7 @@ using System.Net.Sockets;
 namespace LLRP.Upstream.Sockets;
 
 /// <summary>
-/// The transport of a connection to an <c>https</c> downstream: an authenticated <see cref="SslStream"/> behind the pipes
+/// The transport of a connection to an <c>https</c> destination: an authenticated <see cref="SslStream"/> behind the pipes
 /// of <see cref="PipeConnection"/>, so the raw client reads and writes plaintext exactly as over a plain socket. The end
 /// of the output sends TLS's close_notify, then half-closes the socket.
 /// </summary>

@@ -5,13 +5,13 @@ using Microsoft.AspNetCore.Connections;
 
 namespace LLRP.Upstream.Sockets;
 
-/// <summary>One HTTP/1.1 connection to a downstream, over a socket's pipes; after a <c>101</c>, a tunnel's downstream end.</summary>
-internal sealed class UpstreamConnection(ConnectionContext transport, DownstreamEndpoint downstream, ProxyMetrics? metrics = null) : IUpstreamTunnel
+/// <summary>One HTTP/1.1 connection to a destination, over a socket's pipes; after a <c>101</c>, a tunnel's destination end.</summary>
+internal sealed class UpstreamConnection(ConnectionContext transport, DestinationEndpoint destination, ProxyMetrics? metrics = null) : IUpstreamTunnel
 {
     private int _disposed;
     private volatile bool _aborted;
 
-    public DownstreamEndpoint Downstream { get; } = downstream;
+    public DestinationEndpoint Destination { get; } = destination;
 
     public PipeReader Input => transport.Transport.Input;
 
@@ -28,12 +28,12 @@ internal sealed class UpstreamConnection(ConnectionContext transport, Downstream
     /// <summary>The proxy aborted the connection: it is never reused.</summary>
     public bool IsAborted => _aborted;
 
-    /// <summary>Responses completed on this connection; a reused connection may have been closed by the downstream meanwhile.</summary>
+    /// <summary>Responses completed on this connection; a reused connection may have been closed by the destination meanwhile.</summary>
     public int CompletedResponses { get; set; }
 
     /// <summary>
     /// True when nothing arrived while the connection was idle: no bytes (which would belong to no request), no end
-    /// of stream (the downstream closed it) and no failure (a reset, or an abort by the proxy itself).
+    /// of stream (the destination closed it) and no failure (a reset, or an abort by the proxy itself).
     /// </summary>
     public bool IsIdleAndOpen()
     {

@@ -5,16 +5,16 @@ namespace LLRP.Upstream.Sockets;
 
 /// <summary>
 /// Idle upstream connections shared by all client connections (the <c>pooled</c> strategy), a bounded stack per
-/// downstream (made when the downstream is first used, so destinations a reload adds get theirs): the most recently
-/// used connection is reused first, so its buffers and the downstream's are warm.
+/// destination (made when the destination is first used, so destinations a reload adds get theirs): the most recently
+/// used connection is reused first, so its buffers and the destination's are warm.
 /// Connections idle longer than the idle timeout are closed by a sweep once a second.
 /// </summary>
 internal sealed class UpstreamConnectionPool : IDisposable
 {
     private const int SweepBatch = 64;
 
-    private readonly ConcurrentDictionary<DownstreamEndpoint, IdleConnectionStack> _idle = new();
-    private readonly Func<DownstreamEndpoint, IdleConnectionStack> _newStack;
+    private readonly ConcurrentDictionary<DestinationEndpoint, IdleConnectionStack> _idle = new();
+    private readonly Func<DestinationEndpoint, IdleConnectionStack> _newStack;
     private readonly long _idleTimeoutMs;
     private readonly Timer _sweeper;
 
@@ -27,9 +27,9 @@ internal sealed class UpstreamConnectionPool : IDisposable
     }
 
     /// <summary>An idle connection that is still open, or null.</summary>
-    public UpstreamConnection? Rent(DownstreamEndpoint downstream)
+    public UpstreamConnection? Rent(DestinationEndpoint destination)
     {
-        if (!_idle.TryGetValue(downstream, out var stack))
+        if (!_idle.TryGetValue(destination, out var stack))
         {
             return null;
         }
@@ -48,11 +48,11 @@ internal sealed class UpstreamConnectionPool : IDisposable
         return null;
     }
 
-    /// <summary>Keeps a reusable connection; closes it when the downstream's idle stack is full.</summary>
+    /// <summary>Keeps a reusable connection; closes it when the destination's idle stack is full.</summary>
     public void Return(UpstreamConnection connection)
     {
         connection.IdleSince = Environment.TickCount64;
-        if (!_idle.GetOrAdd(connection.Downstream, _newStack).TryPush(connection))
+        if (!_idle.GetOrAdd(connection.Destination, _newStack).TryPush(connection))
         {
             Close(connection);
         }

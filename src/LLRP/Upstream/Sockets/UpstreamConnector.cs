@@ -9,24 +9,24 @@ namespace LLRP.Upstream.Sockets;
 
 /// <summary>
 /// Opens upstream connections within the connect timeout: over <see cref="SocketPipeConnection"/> to an <c>http</c>
-/// downstream; to an <c>https</c> one, a TLS handshake follows the connect (within the same timeout) and the connection
+/// destination; to an <c>https</c> one, a TLS handshake follows the connect (within the same timeout) and the connection
 /// runs over <see cref="SslPipeConnection"/>.
 /// </summary>
-internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metrics, DownstreamCertificateCheck check, FailureLog failures) : IUpstreamConnectionFactory
+internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metrics, DestinationCertificateCheck check, FailureLog failures) : IUpstreamConnectionFactory
 {
     private readonly TimeSpan _connectTimeout = options.ConnectTimeout;
     private readonly bool _inlineScheduling = options.InlineScheduling;
-    private readonly ConcurrentDictionary<DownstreamEndpoint, SslClientAuthenticationOptions> _tls = new();
-    private readonly Func<DownstreamEndpoint, SslClientAuthenticationOptions> _newTls = downstream => DownstreamTls.ClientOptions(downstream, downstream.AcceptsAnyCertificate, check);
+    private readonly ConcurrentDictionary<DestinationEndpoint, SslClientAuthenticationOptions> _tls = new();
+    private readonly Func<DestinationEndpoint, SslClientAuthenticationOptions> _newTls = destination => DestinationTls.ClientOptions(destination, destination.AcceptsAnyCertificate, check);
 
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
-    public async ValueTask<UpstreamConnection> ConnectAsync(DownstreamEndpoint downstream)
+    public async ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint destination)
     {
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         using var timeout = new CancellationTokenSource(_connectTimeout);
         try
         {
-            await socket.ConnectAsync(downstream.EndPoint, timeout.Token);
+            await socket.ConnectAsync(destination.EndPoint, timeout.Token);
         }
         catch (OperationCanceledException e)
         {
@@ -39,11 +39,11 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
             throw new UpstreamException(ForwarderError.ConnectFailed, e);
         }
 
-        ConnectionContext transport = downstream.IsTls
-            ? await AuthenticateAsync(socket, _tls.GetOrAdd(downstream, _newTls), timeout.Token)
+        ConnectionContext transport = destination.IsTls
+            ? await AuthenticateAsync(socket, _tls.GetOrAdd(destination, _newTls), timeout.Token)
             : new SocketPipeConnection(socket, _inlineScheduling);
         metrics.UpstreamConnectionOpened();
-        return new UpstreamConnection(transport, downstream, metrics);
+        return new UpstreamConnection(transport, destination, metrics);
     }
 
     private async ValueTask<SslPipeConnection> AuthenticateAsync(Socket socket, SslClientAuthenticationOptions tls, CancellationToken cancellationToken)

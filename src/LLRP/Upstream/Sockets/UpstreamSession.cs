@@ -19,14 +19,14 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
 
     /// <summary>
     /// Makes <see cref="Connection"/> an open connection to <paramref name="downstream"/>: the one held if still open and
-    /// to that downstream (a per-request policy may move the client's requests elsewhere), else a pooled one, else a new one.
+    /// to that destination (a per-request policy may move the client's requests elsewhere), else a pooled one, else a new one.
     /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    public async ValueTask<ForwarderError> EnsureAsync(DownstreamEndpoint downstream)
+    public async ValueTask<ForwarderError> EnsureAsync(DestinationEndpoint destination)
     {
         if (HasConnection)
         {
-            if (ReferenceEquals(Connection.Downstream, downstream) && Connection.IsIdleAndOpen())
+            if (ReferenceEquals(Connection.Destination, destination) && Connection.IsIdleAndOpen())
             {
                 return ForwarderError.None;
             }
@@ -34,7 +34,7 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
             Discard();
         }
 
-        if (pool?.Rent(downstream) is { } pooled)
+        if (pool?.Rent(destination) is { } pooled)
         {
             Connection = pooled;
             return ForwarderError.None;
@@ -42,7 +42,7 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
 
         try
         {
-            Connection = await connector.ConnectAsync(downstream);
+            Connection = await connector.ConnectAsync(destination);
             return ForwarderError.None;
         }
         catch (UpstreamException e)

@@ -4,12 +4,12 @@ using Microsoft.AspNetCore.Http.Features;
 namespace LLRP.Upstream.Yarp;
 
 /// <summary>
-/// The light context's upgrade, which YARP asks for when the downstream answers <c>101</c>: the response head goes to
+/// The light context's upgrade, which YARP asks for when the destination answers <c>101</c>: the response head goes to
 /// the client, then the client's end of the tunnel is handed over as a stream. Only a request the session found to be an
 /// upgrade to a tunnelled protocol (<see cref="Http1.RequestHead.IsUpgrade"/>) is upgradable. An upgrade request is sent
 /// with <see cref="Ended"/>, for what YARP's one activity timeout (the tunnel's idle timeout, for such a request) does not
 /// do: it is cancelled when the response head is later than <c>timeouts.responseHeadersMs</c>, as in every mode, and when
-/// the client ends its stream in the tunnel, which YARP would not pass on (it would wait for the downstream's end), so
+/// the client ends its stream in the tunnel, which YARP would not pass on (it would wait for the destination's end), so
 /// that the tunnel ends as in the other modes over HttpClient. One per client connection.
 /// </summary>
 internal sealed class ClientUpgradeFeature(ForwarderContext context, LightResponse response, TimeSpan responseHeadersTimeout) : IHttpUpgradeFeature, IDisposable

@@ -14,7 +14,7 @@ namespace LLRP.Upstream.Yarp;
 /// </summary>
 internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uris, UpgradeProtocols upgrades, ClientUpgradeFeature upgrade) : HttpTransformer
 {
-    /// <summary>The downstream sent a response that raw mode would refuse.</summary>
+    /// <summary>The destination sent a response that raw mode would refuse.</summary>
     public bool InvalidResponse { get; private set; }
 
     /// <summary>The response head was copied into the light context, so what YARP reports after it concerns the bodies.</summary>

@@ -55,7 +55,7 @@ internal sealed class YarpForwarder : IRequestForwarder
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DownstreamEndpoint downstream, TimeSpan responseHeadersTimeout)
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
     {
         if (_config.ActivityTimeout != responseHeadersTimeout)
         {
@@ -64,8 +64,8 @@ internal sealed class YarpForwarder : IRequestForwarder
         }
 
         _upgrade.ResponseHeadersTimeout = responseHeadersTimeout;
-        _uris.Retarget(downstream);
-        _destinationPrefix = downstream.Origin;
+        _uris.Retarget(destination);
+        _destinationPrefix = destination.Origin;
         return ValueTask.FromResult(ForwarderError.None);
     }
 

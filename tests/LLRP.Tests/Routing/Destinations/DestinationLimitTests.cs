@@ -71,7 +71,7 @@ public sealed class DestinationLimitTests
     }
 
     private static Destination Destination(int maxActive, int maxQueued, TimeSpan? queueTimeout = null) => new(
-        new DestinationOptions(DownstreamEndpoint.TryParse("http://a.test/")!, 1),
+        new DestinationOptions(DestinationEndpoint.TryParse("http://a.test/")!, 1),
         "c",
         new DestinationHealth(5, 10_000, 1, 2),
         maxActive,

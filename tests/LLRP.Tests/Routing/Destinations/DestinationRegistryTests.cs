@@ -13,7 +13,7 @@ public sealed class DestinationRegistryTests
         var registry = Registry(options);
         var before = registry.Current;
 
-        Assert.False(registry.Update([.. options.Destinations.Select(d => new DestinationOptions(DownstreamEndpoint.TryParse(d.Endpoint.ToString())!, d.Weight))]));
+        Assert.False(registry.Update([.. options.Destinations.Select(d => new DestinationOptions(DestinationEndpoint.TryParse(d.Endpoint.ToString())!, d.Weight))]));
         Assert.Same(before, registry.Current);
     }
 

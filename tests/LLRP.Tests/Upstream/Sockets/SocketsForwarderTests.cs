@@ -14,7 +14,7 @@ namespace LLRP.Tests.Upstream.Sockets;
 
 public sealed class SocketsForwarderTests
 {
-    private static readonly DownstreamEndpoint Downstream = DownstreamEndpoint.TryParse("http://127.0.0.1:1")!;
+    private static readonly DestinationEndpoint Downstream = DestinationEndpoint.TryParse("http://127.0.0.1:1")!;
     private static readonly RequestLimits Limits = new(8192, 32768, 100);
     private static readonly BodyLimits NoLimits = new(0, 4096, 65536);
 

@@ -40,7 +40,7 @@ internal static class DestinationReader
         SectionKeys.Check(destination, DestinationKeys, Unsupported);
         var addressSection = destination.GetSection("Address");
         var address = SectionValue.Required(addressSection, "an absolute http:// or https:// URI without query or user info");
-        var endpoint = DownstreamEndpoint.TryParse(address) ?? throw SectionValue.Error(addressSection, "an absolute http:// or https:// URI without query or user info");
+        var endpoint = DestinationEndpoint.TryParse(address) ?? throw SectionValue.Error(addressSection, "an absolute http:// or https:// URI without query or user info");
         var hostSection = destination.GetSection("Host");
         var host = SectionValue.String(hostSection);
         if (host is not null && !HostSyntax.IsValid(host, wildcards: false))

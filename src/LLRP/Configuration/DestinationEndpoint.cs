@@ -4,9 +4,9 @@ using System.Text;
 namespace LLRP.Configuration;
 
 /// <summary>One downstream base URI, pre-encoded for the request path.</summary>
-public sealed class DownstreamEndpoint
+public sealed class DestinationEndpoint
 {
-    private DownstreamEndpoint(Uri uri)
+    private DestinationEndpoint(Uri uri)
     {
         Uri = uri;
         IsTls = uri.Scheme == Uri.UriSchemeHttps;
@@ -48,7 +48,7 @@ public sealed class DownstreamEndpoint
     public byte[] PathPrefix { get; }
 
     /// <summary>Parses an absolute <c>http</c> or <c>https</c> URI without query, fragment or user info; returns null when it is not one.</summary>
-    public static DownstreamEndpoint? TryParse(string value)
+    public static DestinationEndpoint? TryParse(string value)
     {
         if (!Uri.TryCreate(value.Trim(), UriKind.Absolute, out var uri)
             || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps)
@@ -59,11 +59,11 @@ public sealed class DownstreamEndpoint
             return null;
         }
 
-        return new DownstreamEndpoint(uri);
+        return new DestinationEndpoint(uri);
     }
 
     /// <summary>The same destination, with any certificate accepted (<see cref="AcceptsAnyCertificate"/>).</summary>
-    public DownstreamEndpoint AcceptingAnyCertificate() => new(Uri) { AcceptsAnyCertificate = true };
+    public DestinationEndpoint AcceptingAnyCertificate() => new(Uri) { AcceptsAnyCertificate = true };
 
     public override string ToString() => Uri.ToString();
 }

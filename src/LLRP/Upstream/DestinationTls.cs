@@ -4,19 +4,19 @@ using LLRP.Configuration;
 namespace LLRP.Upstream;
 
 /// <summary>
-/// How every mode authenticates an <c>https</c> downstream: the certificate must be valid for the downstream's host name
-/// (the system's trust store and name check, through <see cref="DownstreamCertificateCheck"/>, which logs why it refuses
+/// How every mode authenticates an <c>https</c> destination: the certificate must be valid for the destination's host name
+/// (the system's trust store and name check, through <see cref="DestinationCertificateCheck"/>, which logs why it refuses
 /// one), unless <c>tls.downstreamInsecure</c> accepts any certificate. Sessions
 /// are resumed across connections to the same host (<see cref="SslClientAuthenticationOptions.AllowTlsResume"/>).
 /// </summary>
-internal static class DownstreamTls
+internal static class DestinationTls
 {
     private static readonly List<SslApplicationProtocol> Http11 = [SslApplicationProtocol.Http11];
 
     /// <summary>The options of raw mode's TLS connections to <paramref name="downstream"/>: SNI and name check on its host (no SNI for an address literal), ALPN <c>http/1.1</c>.</summary>
-    public static SslClientAuthenticationOptions ClientOptions(DownstreamEndpoint downstream, bool insecure, DownstreamCertificateCheck check) => new()
+    public static SslClientAuthenticationOptions ClientOptions(DestinationEndpoint destination, bool insecure, DestinationCertificateCheck check) => new()
     {
-        TargetHost = downstream.Host,
+        TargetHost = destination.Host,
         ApplicationProtocols = Http11,
         AllowTlsResume = true,
         RemoteCertificateValidationCallback = Validation(insecure, check),
@@ -26,12 +26,12 @@ internal static class DownstreamTls
     /// The options of <c>SocketsHttpHandler</c>, which sets the target host and ALPN of each connection itself; without
     /// <paramref name="check"/> (health probes, which report their own failures) a refused certificate is not logged.
     /// </summary>
-    public static SslClientAuthenticationOptions HandlerOptions(bool insecure, DownstreamCertificateCheck? check = null) => new()
+    public static SslClientAuthenticationOptions HandlerOptions(bool insecure, DestinationCertificateCheck? check = null) => new()
     {
         AllowTlsResume = true,
         RemoteCertificateValidationCallback = Validation(insecure, check),
     };
 
-    private static RemoteCertificateValidationCallback? Validation(bool insecure, DownstreamCertificateCheck? check)
+    private static RemoteCertificateValidationCallback? Validation(bool insecure, DestinationCertificateCheck? check)
         => insecure ? static (_, _, _, _) => true : check is null ? null : check.Validate;
 }

@@ -9,7 +9,7 @@ namespace LLRP.Upstream;
 /// The system's check of a destination's certificate (trust store, validity, name), which logs why it refuses one
 /// (<see cref="TlsFailureReason"/>): without it, the handshake fails with no reason given.
 /// </summary>
-internal sealed class DownstreamCertificateCheck(FailureLog failures)
+internal sealed class DestinationCertificateCheck(FailureLog failures)
 {
     private readonly ConditionalWeakTable<object, object> _refused = new();
 
