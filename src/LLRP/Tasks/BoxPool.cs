@@ -16,7 +16,7 @@ internal static class BoxPool
     /// most 128 × ~250 B per method and thread (~0.25 MB for the 8 methods of a raw-mode request, ~0.9 MB if all 28 run on
     /// one thread); a thread with more requests in flight allocates for the rest (c1024 on one core: 0.8 KB per request,
     /// 0.3 KB with 512). With <c>transport.inlineCompletions</c> .NET runs one socket thread per core, so a bigger host
-    /// spreads its connections and each thread has fewer in flight. README's <i>Pooled async method boxes</i> has the
+    /// spreads its connections and each thread has fewer in flight. docs/benchmarks.md's <i>Pooled async method boxes</i> has the
     /// same-run figures.
     /// </summary>
     public const int MaxPerThread = 128;
