@@ -104,6 +104,6 @@ public sealed class StartupReportTests
         var report = StartupReport.Describe(ConfiguredOptions.Read(("tls.downstreamInsecure", "true")), ["http://127.0.0.1:8080"], [], [], transportQueues: 2);
 
         Assert.Contains(" tls.downstreamInsecure=true", report, StringComparison.Ordinal);
-        Assert.Contains("\n  WARNING: tls.downstreamInsecure=true: the certificates of https downstreams are not validated", report, StringComparison.Ordinal);
+        Assert.Contains("\n  WARNING: tls.downstreamInsecure=true: the certificates of https destinations are not validated", report, StringComparison.Ordinal);
     }
 }
