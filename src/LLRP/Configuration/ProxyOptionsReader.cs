@@ -140,7 +140,7 @@ public static class ProxyOptionsReader
         if (clientHost && options.Mode != ProxyMode.Raw && routing.Clusters.Any(cluster => cluster.Destinations.Any(destination => destination.Endpoint.IsTls)))
         {
             // SocketsHttpHandler takes the Host field for SNI, the certificate check and its pool's key: the client would choose them.
-            throw new ProxyConfigurationException(ConfigurationKeys.PreserveHost, "true", "false with an https downstream in the modes over HttpClient (their handler would check the downstream's certificate against the client's Host)");
+            throw new ProxyConfigurationException(ConfigurationKeys.PreserveHost, "true", "false with an https destination in the modes over HttpClient (their handler would check the destination's certificate against the client's Host)");
         }
     }
 
