@@ -3,6 +3,7 @@ using LLRP.Diagnostics;
 using LLRP.Downstream;
 using LLRP.Proxy;
 using LLRP.Tasks;
+using Microsoft.Extensions.Configuration;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Hosting;
@@ -39,6 +40,18 @@ public static class ProxyHost
         }
 
         var options = ProxyOptionsReader.Read(builder.Configuration);
+        var reloadErrors = new SettingsReloadErrors();
+        foreach (var file in ((IConfigurationBuilder)builder.Configuration).Sources.OfType<FileConfigurationSource>())
+        {
+            // Read at start-up already: from now on a file that does not read is a reload's, reported and skipped.
+            file.OnLoadException = context =>
+            {
+                reloadErrors.Report(context.Exception is InvalidDataException error ? SettingsFileError.Describe(error) : context.Exception.Message);
+                context.Ignore = true;
+            };
+        }
+
+        builder.Services.AddSingleton(reloadErrors);
         var unknownKeys = UnknownKeys.Find(builder.Configuration).ToList();
 
         builder.Logging.SetMinimumLevel(LogLevel.Warning);

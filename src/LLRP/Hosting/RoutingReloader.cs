@@ -15,15 +15,17 @@ namespace LLRP.Hosting;
 /// <c>ReverseProxy</c> section (or <c>downstream</c> and the <c>destinations</c> section, with the top-level keys read at
 /// start-up) is read and validated again and replaces the current table (<see cref="Router.Update"/>); open client
 /// connections stay open and go on with the new table from their next batch. A configuration that does not read is
-/// logged with its reason and changes nothing; one whose routing values did not change is not applied again.
+/// logged with its reason and changes nothing, as does a file that no longer reads (its file, line and reason are logged);
+/// one whose routing values did not change is not applied again.
 /// </summary>
-internal sealed class RoutingReloader(IOptionsMonitor<ConfiguredRouting> monitor, Router router, ILogger<RoutingReloader> logger) : IHostedService, IDisposable
+internal sealed class RoutingReloader(IOptionsMonitor<ConfiguredRouting> monitor, Router router, SettingsReloadErrors fileErrors, ILogger<RoutingReloader> logger) : IHostedService, IDisposable
 {
     /// <summary>The configuration sections the routing is read from.</summary>
     private static readonly string[] Sections = [ConfigurationKeys.ReverseProxySection.Name, ConfigurationKeys.Downstream, ConfigurationKeys.DestinationsSection.Name];
 
     private IDisposable? _subscription;
     private string _applied = "";
+    private string? _fileError;
 
     /// <summary>Registers the reader of <see cref="ConfiguredRouting"/> over <paramref name="configuration"/>, re-run on each of its reloads.</summary>
     public static void Register(IServiceCollection services, IConfiguration configuration, ProxyOptions options)
@@ -59,6 +61,20 @@ internal sealed class RoutingReloader(IOptionsMonitor<ConfiguredRouting> monitor
 
     private void Apply(ConfiguredRouting configured)
     {
+        if (fileErrors.Take() is { } fileError)
+        {
+            // A file watcher may report one write twice: the same error is logged once.
+            if (fileError != _fileError)
+            {
+                ProxyLog.RoutingReloadRefused(logger, fileError);
+                _fileError = fileError;
+            }
+
+            return;
+        }
+
+        _fileError = null;
+
         if (configured.Snapshot == _applied)
         {
             return;
