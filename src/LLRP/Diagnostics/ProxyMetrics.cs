@@ -34,6 +34,7 @@ internal sealed class ProxyMetrics
     private readonly Counter<long> _destinationFailures;
     private readonly Counter<long> _rejectedConnections;
     private readonly Counter<long> _unrouted;
+    private readonly Counter<long> _accessLogDropped;
 
     public ProxyMetrics(IMeterFactory meterFactory)
     {
@@ -52,6 +53,7 @@ internal sealed class ProxyMetrics
         _ejections = meter.CreateCounter<long>("llrp.destination.ejections", "{ejection}", "Destinations ejected by passive health.");
         _destinationFailures = meter.CreateCounter<long>("llrp.destination.failures", "{failure}", "Transport failures of each attempt on a destination, retried or not, by kind: what passive health counts.");
         _unrouted = meter.CreateCounter<long>("llrp.requests.unrouted", "{request}", "Requests no route takes, answered 404.");
+        _accessLogDropped = meter.CreateCounter<long>("llrp.access_log.dropped", "{line}", "Access log lines dropped because the writer's buffer was full.");
         _rejectedConnections = meter.CreateCounter<long>("llrp.client.rejected_connections", "{connection}", "Client connections answered 503 and closed at limits.maxClientConnections.");
     }
 
@@ -97,6 +99,8 @@ internal sealed class ProxyMetrics
     public void DestinationEjected(KeyValuePair<string, object?> destination) => _ejections.Add(1, destination);
 
     public void RequestUnrouted() => _unrouted.Add(1);
+
+    public void AccessLogLineDropped() => _accessLogDropped.Add(1);
 
     public void ClientConnectionRejected() => _rejectedConnections.Add(1);
 
