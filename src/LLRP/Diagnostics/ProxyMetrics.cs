@@ -17,7 +17,13 @@ internal sealed class ProxyMetrics
     /// <summary>The tag naming the cluster of a destination's gauges.</summary>
     public const string ClusterTag = "cluster";
 
+    /// <summary>The tag of a response's status code (OpenTelemetry's name).</summary>
+    public const string StatusCodeTag = "http.response.status_code";
+
     private static readonly string[] ErrorNames = Enum.GetNames<ForwarderError>();
+
+    /// <summary>Status codes 100 to 599, boxed once, so that tagging a request with its status allocates nothing.</summary>
+    private static readonly object[] StatusCodes = Enumerable.Range(0, 600).Select(code => (object)code).ToArray();
 
     private readonly Counter<long> _requests;
     private readonly Histogram<double> _requestDuration;
@@ -60,9 +66,10 @@ internal sealed class ProxyMetrics
     /// <summary>The <c>LLRP</c> meter, for instruments observed from state kept elsewhere (the destinations' gauges).</summary>
     public Meter Meter { get; }
 
-    public void RequestCompleted(long startTimestamp, KeyValuePair<string, object?> destination)
+    /// <param name="status">The status code of the response, tagged <see cref="StatusCodeTag"/> on <c>llrp.requests</c>.</param>
+    public void RequestCompleted(long startTimestamp, KeyValuePair<string, object?> destination, int status)
     {
-        _requests.Add(1, destination);
+        _requests.Add(1, destination, new KeyValuePair<string, object?>(StatusCodeTag, (uint)status < StatusCodes.Length ? StatusCodes[status] : status));
         if (_requestDuration.Enabled)
         {
             _requestDuration.Record(Stopwatch.GetElapsedTime(startTimestamp).TotalSeconds, destination);
