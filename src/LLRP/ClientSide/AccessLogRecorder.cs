@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Text;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using LLRP.Configuration;
@@ -44,11 +45,11 @@ internal sealed class AccessLogRecorder(AccessLogWriter writer, AccessLogFormat 
         foreach (var field in head.Fields)
         {
             var name = field.Name(source);
-            if (name.Length == 7 && System.Text.Ascii.EqualsIgnoreCase(name, "referer"u8))
+            if (name.Length == 7 && Ascii.EqualsIgnoreCase(name, "referer"u8))
             {
                 referer = field.Value(source);
             }
-            else if (name.Length == 10 && System.Text.Ascii.EqualsIgnoreCase(name, "user-agent"u8))
+            else if (name.Length == 10 && Ascii.EqualsIgnoreCase(name, "user-agent"u8))
             {
                 userAgent = field.Value(source);
             }

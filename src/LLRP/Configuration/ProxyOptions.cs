@@ -220,8 +220,9 @@ public sealed record ProxyOptions
     public AccessLogFormat AccessLogFormat { get; init; } = AccessLogFormat.Combined;
 
     /// <summary>
-    /// Key <c>accessLog.bufferLines</c>: most lines waiting for the access log's writer; past it lines are dropped and
-    /// counted (<c>llrp.access_log.dropped</c>), so a slow sink never holds a request back. 8192 lines of about 200 bytes: 1.6 MB.
+    /// Key <c>accessLog.bufferSize</c>: most bytes of lines waiting for the access log's writer; a line that does not fit
+    /// is dropped and counted (<c>llrp.access_log.dropped</c>), so a slow sink never holds a request back. 1 MiB: about
+    /// 5,000 lines of 200 bytes (the writer holds two such buffers, one filling while the other is written).
     /// </summary>
-    public int AccessLogBufferLines { get; init; } = 8192;
+    public int AccessLogBufferSize { get; init; } = 1024 * 1024;
 }

@@ -87,7 +87,7 @@ public static class ProxyOptionsReader
             DownstreamInsecure = ReadBool(configuration, ConfigurationKeys.DownstreamInsecure, defaults.DownstreamInsecure),
             AccessLog = ReadAccessLog(configuration),
             AccessLogFormat = ReadAccessLogFormat(configuration, defaults.AccessLogFormat),
-            AccessLogBufferLines = ReadInt(configuration, ConfigurationKeys.AccessLogBufferLines, defaults.AccessLogBufferLines, 1),
+            AccessLogBufferSize = ReadInt(configuration, ConfigurationKeys.AccessLogBufferSize, defaults.AccessLogBufferSize, 4096),
             Routing = RoutingOptions.Unread,
         };
         var routing = ReadReverseProxy(configuration, options, configured is not null) ?? RoutingOptionsReader.Implicit(destinations, options);

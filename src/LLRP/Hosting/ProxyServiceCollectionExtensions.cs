@@ -29,7 +29,7 @@ internal static class ProxyServiceCollectionExtensions
         {
             services.AddSingleton(provider => new AccessLogWriter(
                 accessLog,
-                options.AccessLogBufferLines,
+                options.AccessLogBufferSize,
                 provider.GetRequiredService<ProxyMetrics>(),
                 provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.AccessLog")));
             services.AddHostedService(provider => provider.GetRequiredService<AccessLogWriter>());

@@ -160,7 +160,7 @@ public static class StartupReport
         Line(text,
             (K.AccessLog, options.AccessLog ?? "off"),
             (K.AccessLogFormat, options.AccessLogFormat == AccessLogFormat.Json ? "json" : "combined"),
-            (K.AccessLogBufferLines, Number(options.AccessLogBufferLines)));
+            (K.AccessLogBufferSize, Number(options.AccessLogBufferSize)));
         Tls(text, options);
         return text.ToString().TrimEnd();
     }

@@ -208,7 +208,7 @@ public sealed class AccessLogTests
         // Opening a FIFO blocks until both ends are open; nothing is read from it until the proxy is stopping.
         var readEnd = Task.Run(() => new FileStream(log.Path, FileMode.Open, FileAccess.Read));
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled, log.Setting, "accessLog.bufferLines=4");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled, log.Setting, "accessLog.bufferSize=4096");
         using var metrics = new ProxyMeterRecorder(proxy);
         await using (var client = await proxy.ConnectAsync())
         {

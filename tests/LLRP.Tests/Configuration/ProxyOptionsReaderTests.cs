@@ -141,10 +141,10 @@ public sealed class ProxyOptionsReaderTests
         Assert.Null(ConfiguredOptions.Read(("accessLog", "off")).AccessLog);
         Assert.Equal("stderr", ConfiguredOptions.Read(("accessLog", "STDERR")).AccessLog);
         var file = Path.Combine(Path.GetTempPath(), "llrp-access.log");
-        var options = ConfiguredOptions.Read(("accessLog", file), ("accessLog.format", "JSON"), ("accessLog.bufferLines", "16"));
+        var options = ConfiguredOptions.Read(("accessLog", file), ("accessLog.format", "JSON"), ("accessLog.bufferSize", "65536"));
         Assert.Equal(file, options.AccessLog);
         Assert.Equal(AccessLogFormat.Json, options.AccessLogFormat);
-        Assert.Equal(16, options.AccessLogBufferLines);
+        Assert.Equal(65536, options.AccessLogBufferSize);
         Assert.Equal(AccessLogFormat.Combined, ConfiguredOptions.Read().AccessLogFormat);
     }
 
@@ -207,7 +207,7 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("accessLog", "/no/such/directory/access.log")]
     [InlineData("accessLog", "/tmp")]
     [InlineData("accessLog.format", "common")]
-    [InlineData("accessLog.bufferLines", "0")]
+    [InlineData("accessLog.bufferSize", "4095")]
     public void Read_InvalidValue_ThrowsNamingKeyAndValue(string key, string value)
     {
         var e = Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read((key, value)));
