@@ -9,10 +9,10 @@ namespace LLRP.Diagnostics.AccessLogging;
 /// Writes the access log's lines off the request path. Client sessions copy each formatted line into a buffer of bounded
 /// size (<see cref="TryWrite"/>); every <see cref="FlushIntervalMs"/>, or as soon as the buffer is half full, this service
 /// swaps the buffer for a second one and writes what it holds in one call, so that its wake-ups cost nothing per request.
-/// A line that does not fit is dropped and counted
-/// (<c>llrp.access_log.dropped</c>, and a warning at most once a minute), so a slow sink never holds a request back. A
-/// file is appended to, and reopened on SIGHUP (<see cref="Reopen"/>) for rotation; what is buffered is written out when
-/// the proxy stops. The sink is opened when the writer is made, so that a file that cannot be opened stops the start.
+/// A line that does not fit is dropped and counted (<c>llrp.access_log.dropped</c>, and a warning at most once a
+/// minute), so a slow sink never holds a request back. A file is appended to, and reopened on SIGHUP
+/// (<see cref="Reopen"/>) for rotation; what is buffered is written out when the proxy stops. The sink is opened when
+/// the writer is made, so that a file that cannot be opened stops the start.
 /// </summary>
 /// <param name="target"><c>stdout</c>, <c>stderr</c>, or the full path of a file.</param>
 /// <param name="bufferSize">Most bytes of lines waiting to be written.</param>
