@@ -7,6 +7,7 @@ using System.Diagnostics.Metrics;
 using LLRP.Configuration;
 using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
+using LLRP.Diagnostics.AccessLogging;
 using LLRP.Microbenchmarks.InMemory;
 using LLRP.Proxy;
 using LLRP.Routing;
@@ -28,10 +29,15 @@ public class RoundTripBenchmarks
     private DuplexPipe _client = null!;
     private int _responseLength;
     private Task _connection = null!;
+    private AccessLogWriter? _accessLog;
 
     /// <summary>True: pipes complete inline (the proxy's own cost). False: continuations hop to the thread pool, as with sockets.</summary>
     [Params(true, false)]
     public bool Inline { get; set; }
+
+    /// <summary>True: the access log is on, in the combined format, written to <c>/dev/null</c> by its background writer.</summary>
+    [Params(false, true)]
+    public bool AccessLog { get; set; }
 
     [GlobalSetup]
     public void Setup()
@@ -40,6 +46,12 @@ public class RoundTripBenchmarks
         var unrouted = new ProxyOptions { Destinations = [new DestinationOptions(downstream, 1)], Routing = RoutingOptions.Unread };
         var options = unrouted with { Routing = RoutingOptionsReader.Implicit(unrouted.Destinations, unrouted) };
         var metrics = new ProxyMetrics(new ServiceCollection().AddMetrics().BuildServiceProvider().GetRequiredService<IMeterFactory>());
+        if (AccessLog)
+        {
+            _accessLog = new AccessLogWriter("/dev/null", options.AccessLogBufferSize, metrics, NullLogger.Instance);
+            _accessLog.StartAsync(CancellationToken.None).GetAwaiter().GetResult();
+        }
+
         var (clientSide, proxySide) = DuplexPipe.CreatePair(Inline);
         _client = clientSide;
         var services = new ClientSessionServices(
@@ -48,7 +60,8 @@ public class RoundTripBenchmarks
             metrics,
             new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance)),
             new FailureLog(NullLogger.Instance),
-            new Router(options.Routing, metrics));
+            new Router(options.Routing, metrics),
+            _accessLog);
         var connection = new ClientSession(new InMemoryConnection(proxySide), services);
         _connection = connection.RunAsync();
         _responseLength = Encoding.ASCII.GetByteCount("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nDate: Sun, 22 Nov 2026 06:00:00 GMT\r\nServer: Kestrel\r\nContent-Length: 10\r\n\r\nabcdefghij");
@@ -60,6 +73,7 @@ public class RoundTripBenchmarks
     {
         _client.Output.Complete();
         _connection.GetAwaiter().GetResult();
+        _accessLog?.StopAsync(CancellationToken.None).GetAwaiter().GetResult();
     }
 
     [Benchmark(OperationsPerInvoke = RoundTrips)]

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using LLRP.Diagnostics;
@@ -12,15 +13,19 @@ namespace LLRP.ClientSide;
 /// <summary>
 /// Where every mode writes its responses: the client connection's output, with the framing rules of
 /// <see cref="ResponseFraming"/> and <see cref="ResponseHeadWriter"/> applied once. Nothing is flushed until
-/// <see cref="FlushAsync"/>, so the responses to one batch leave together. One per client connection, owned by its session.
+/// <see cref="FlushAsync"/>, so the responses to one batch leave together. The final responses of the batch are recorded
+/// (<see cref="Recorded"/>) for the metrics and the access log. One per client connection, owned by its session.
 /// </summary>
-internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metrics)
+/// <param name="timed">The access log is on: each response's head time and body bytes are recorded too.</param>
+internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metrics, bool timed)
 {
     /// <summary>Most bytes held unflushed (Kestrel's response buffer size): past it the session flushes even while requests keep coming.</summary>
     private const int MaxUnflushed = 64 * 1024;
 
     private ResponseFraming _framing;
     private volatile bool _stopping;
+    private ResponseRecord[] _records = new ResponseRecord[4];
+    private int _recorded;
 
     /// <summary>The client went away: a flush failed or its connection completed.</summary>
     public bool ClientGone { get; private set; }
@@ -40,6 +45,15 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
 
     /// <summary>How the response being forwarded reaches the client.</summary>
     public ResponseFraming Framing => _framing;
+
+    /// <summary>How many final responses were written since <see cref="ClearRecords"/>, in the batch's order.</summary>
+    public int Recorded => _recorded;
+
+    /// <summary>The <paramref name="index"/>th final response written since <see cref="ClearRecords"/>.</summary>
+    public ref readonly ResponseRecord RecordOf(int index) => ref _records[index];
+
+    /// <summary>The batch's responses were counted and logged.</summary>
+    public void ClearRecords() => _recorded = 0;
 
     /// <summary>
     /// More is written than a flush should wait for: a client that keeps pipelining requests without reading must still
@@ -65,6 +79,7 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
         var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), head.Source.Length + 64);
         ResponseHeadWriter.WriteSwitchingProtocols(ref writer, head);
         writer.Commit();
+        Record(head.StatusCode);
     }
 
     /// <summary>Decides the framing of a final response and writes its head.</summary>
@@ -79,6 +94,7 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
         var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(output), head.Source.Length + 64 + Transforms.Overhead + AffinityLine.Length);
         ResponseHeadWriter.Write(ref writer, head, _framing, Transforms, AffinityLine);
         writer.Commit();
+        Record(head.StatusCode);
         return _framing;
     }
 
@@ -91,6 +107,10 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
         }
 
         ChunkedEncoding.WriteBodyPiece(output, data, _framing.Body == BodyFraming.Chunked);
+        if (timed && _recorded > 0)
+        {
+            _records[_recorded - 1].BodyBytes += data.Length;
+        }
     }
 
     /// <summary>Ends the body: the last chunk when chunked.</summary>
@@ -129,6 +149,16 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
         }
 
         return !ClientGone;
+    }
+
+    private void Record(int status)
+    {
+        if (_recorded == _records.Length)
+        {
+            Array.Resize(ref _records, _recorded * 2);
+        }
+
+        _records[_recorded++] = new ResponseRecord { Status = status, HeadTimestamp = timed ? Stopwatch.GetTimestamp() : 0 };
     }
 
     /// <summary>Failures of a connection's transport, as opposed to bugs.</summary>

@@ -56,6 +56,9 @@ public static class ConfigurationKeys
     public const string CertificatePassword = "tls.certificatePassword";
     public const string CertificateKeyPath = "tls.certificateKeyPath";
     public const string DownstreamInsecure = "tls.downstreamInsecure";
+    public const string AccessLog = "accessLog";
+    public const string AccessLogFormat = "accessLog.format";
+    public const string AccessLogBufferSize = "accessLog.bufferSize";
 
     /// <summary>The <c>destinations</c> section of appsettings.json, in place of <see cref="Downstream"/>: an array of entries with these keys.</summary>
     public static class DestinationsSection

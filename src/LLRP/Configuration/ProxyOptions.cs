@@ -209,4 +209,20 @@ public sealed record ProxyOptions
     /// self-signed certificates. Off by default: a downstream's certificate must be valid for its host name.
     /// </summary>
     public bool DownstreamInsecure { get; init; }
+
+    /// <summary>
+    /// Key <c>accessLog</c>: where one line per answered request goes: <c>stdout</c>, <c>stderr</c> or a file path
+    /// (appended to, reopened on SIGHUP); null when off, the default.
+    /// </summary>
+    public string? AccessLog { get; init; }
+
+    /// <summary>Key <c>accessLog.format</c>: nginx's <c>combined</c> with LLRP's fields after it (the default), or one JSON object a line.</summary>
+    public AccessLogFormat AccessLogFormat { get; init; } = AccessLogFormat.Combined;
+
+    /// <summary>
+    /// Key <c>accessLog.bufferSize</c>: most bytes of lines waiting for the access log's writer; a line that does not fit
+    /// is dropped and counted (<c>llrp.access_log.dropped</c>), so a slow sink never holds a request back. 1 MiB: about
+    /// 5,000 lines of 200 bytes (the writer holds two such buffers, one filling while the other is written).
+    /// </summary>
+    public int AccessLogBufferSize { get; init; } = 1024 * 1024;
 }

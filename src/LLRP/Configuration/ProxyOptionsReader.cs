@@ -85,6 +85,9 @@ public static class ProxyOptionsReader
             HasCertificatePassword = Value(configuration, ConfigurationKeys.CertificatePassword) is not null,
             ServerCertificate = ReadServerCertificate(configuration, urls),
             DownstreamInsecure = ReadBool(configuration, ConfigurationKeys.DownstreamInsecure, defaults.DownstreamInsecure),
+            AccessLog = ReadAccessLog(configuration),
+            AccessLogFormat = ReadAccessLogFormat(configuration, defaults.AccessLogFormat),
+            AccessLogBufferSize = ReadInt(configuration, ConfigurationKeys.AccessLogBufferSize, defaults.AccessLogBufferSize, 4096),
             Routing = RoutingOptions.Unread,
         };
         var routing = ReadReverseProxy(configuration, options, configured is not null) ?? RoutingOptionsReader.Implicit(destinations, options);
@@ -394,6 +397,36 @@ public static class ProxyOptionsReader
         }
 
         return mode ?? (flags.Count == 1 ? flags[0] : ProxyMode.Raw);
+    }
+
+    /// <summary><c>stdout</c>, <c>stderr</c>, or the full path of a file whose directory exists; null for <c>off</c> or nothing.</summary>
+    private static string? ReadAccessLog(IConfiguration configuration)
+    {
+        var value = Value(configuration, ConfigurationKeys.AccessLog)?.Trim();
+        switch (value?.ToLowerInvariant())
+        {
+            case null or "" or "off":
+                return null;
+            case "stdout" or "stderr":
+                return value.ToLowerInvariant();
+        }
+
+        var path = Path.GetFullPath(value);
+        return Directory.Exists(Path.GetDirectoryName(path)) && !Directory.Exists(path)
+            ? path
+            : throw new ProxyConfigurationException(ConfigurationKeys.AccessLog, value, "stdout, stderr, off, or the path of a file in a directory that exists");
+    }
+
+    private static AccessLogFormat ReadAccessLogFormat(IConfiguration configuration, AccessLogFormat defaultValue)
+    {
+        var value = Value(configuration, ConfigurationKeys.AccessLogFormat);
+        return value?.Trim().ToLowerInvariant() switch
+        {
+            null or "" => defaultValue,
+            "combined" => AccessLogFormat.Combined,
+            "json" => AccessLogFormat.Json,
+            _ => throw new ProxyConfigurationException(ConfigurationKeys.AccessLogFormat, value, "combined, json"),
+        };
     }
 
     private static UpstreamConnectionStrategy ReadStrategy(IConfiguration configuration, UpstreamConnectionStrategy defaultValue)

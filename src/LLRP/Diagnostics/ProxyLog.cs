@@ -43,4 +43,10 @@ internal static partial class ProxyLog
 
     [LoggerMessage(24, LogLevel.Warning, "TLS handshake with destination {Host} failed: {Reason} ({Suppressed} more TLS failures since the last line)")]
     public static partial void TlsHandshakeFailed(ILogger logger, string host, string reason, int suppressed);
+
+    [LoggerMessage(25, LogLevel.Warning, "Access log {Target} is behind: {Dropped} lines dropped so far (at most one warning a minute)")]
+    public static partial void AccessLogLinesDropped(ILogger logger, string target, long dropped);
+
+    [LoggerMessage(26, LogLevel.Error, "Access log {Target} failed, its lines are lost until it is reopened (SIGHUP): {Error}")]
+    public static partial void AccessLogFailed(ILogger logger, string target, string error);
 }

@@ -17,7 +17,13 @@ internal sealed class ProxyMetrics
     /// <summary>The tag naming the cluster of a destination's gauges.</summary>
     public const string ClusterTag = "cluster";
 
+    /// <summary>The tag of a response's status code (OpenTelemetry's name).</summary>
+    public const string StatusCodeTag = "http.response.status_code";
+
     private static readonly string[] ErrorNames = Enum.GetNames<ForwarderError>();
+
+    /// <summary>Status codes 100 to 599, boxed once, so that tagging a request with its status allocates nothing.</summary>
+    private static readonly object[] StatusCodes = Enumerable.Range(0, 600).Select(code => (object)code).ToArray();
 
     private readonly Counter<long> _requests;
     private readonly Histogram<double> _requestDuration;
@@ -34,6 +40,7 @@ internal sealed class ProxyMetrics
     private readonly Counter<long> _destinationFailures;
     private readonly Counter<long> _rejectedConnections;
     private readonly Counter<long> _unrouted;
+    private readonly Counter<long> _accessLogDropped;
 
     public ProxyMetrics(IMeterFactory meterFactory)
     {
@@ -52,15 +59,17 @@ internal sealed class ProxyMetrics
         _ejections = meter.CreateCounter<long>("llrp.destination.ejections", "{ejection}", "Destinations ejected by passive health.");
         _destinationFailures = meter.CreateCounter<long>("llrp.destination.failures", "{failure}", "Transport failures of each attempt on a destination, retried or not, by kind: what passive health counts.");
         _unrouted = meter.CreateCounter<long>("llrp.requests.unrouted", "{request}", "Requests no route takes, answered 404.");
+        _accessLogDropped = meter.CreateCounter<long>("llrp.access_log.dropped", "{line}", "Access log lines dropped because the writer's buffer was full.");
         _rejectedConnections = meter.CreateCounter<long>("llrp.client.rejected_connections", "{connection}", "Client connections answered 503 and closed at limits.maxClientConnections.");
     }
 
     /// <summary>The <c>LLRP</c> meter, for instruments observed from state kept elsewhere (the destinations' gauges).</summary>
     public Meter Meter { get; }
 
-    public void RequestCompleted(long startTimestamp, KeyValuePair<string, object?> destination)
+    /// <param name="status">The status code of the response, tagged <see cref="StatusCodeTag"/> on <c>llrp.requests</c>.</param>
+    public void RequestCompleted(long startTimestamp, KeyValuePair<string, object?> destination, int status)
     {
-        _requests.Add(1, destination);
+        _requests.Add(1, destination, new KeyValuePair<string, object?>(StatusCodeTag, (uint)status < StatusCodes.Length ? StatusCodes[status] : status));
         if (_requestDuration.Enabled)
         {
             _requestDuration.Record(Stopwatch.GetElapsedTime(startTimestamp).TotalSeconds, destination);
@@ -97,6 +106,8 @@ internal sealed class ProxyMetrics
     public void DestinationEjected(KeyValuePair<string, object?> destination) => _ejections.Add(1, destination);
 
     public void RequestUnrouted() => _unrouted.Add(1);
+
+    public void AccessLogLineDropped() => _accessLogDropped.Add(1);
 
     public void ClientConnectionRejected() => _rejectedConnections.Add(1);
 

@@ -1,5 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Diagnostics;
+using LLRP.Diagnostics.AccessLogging;
 using LLRP.Downstream;
 using LLRP.Proxy;
 using LLRP.Tasks;
@@ -111,6 +112,11 @@ public static class ProxyHost
         builder.Logging.AddFilter(HostCategory, LogLevel.Critical);
 
         var app = builder.Build();
+        if (options.AccessLog is { } accessLog)
+        {
+            OpenAccessLog(app, accessLog);
+        }
+
         var configurationLog = app.Services.GetRequiredService<ILogger<ProxyOptions>>();
         foreach (var (key, source, nearest) in unknownKeys)
         {
@@ -139,6 +145,19 @@ public static class ProxyHost
             throw TakenAddresses.First(options.Urls) is { } url ? InUse(ConfigurationKeys.Urls, url)
                 : TakenAddresses.First(options.AdminUrls) is { } admin ? InUse(ConfigurationKeys.AdminUrls, admin)
                 : new ProxyConfigurationException($"{ConfigurationKeys.Urls} or {ConfigurationKeys.AdminUrls}", $"{options.Urls} and {options.AdminUrls}", $"addresses no other socket holds and each bound once ({e.Message})");
+        }
+    }
+
+    /// <summary>Makes the access log's writer, which opens its sink, so that a file that cannot be opened ends the start with one line.</summary>
+    private static void OpenAccessLog(WebApplication app, string accessLog)
+    {
+        try
+        {
+            app.Services.GetRequiredService<AccessLogWriter>();
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new ProxyConfigurationException(ConfigurationKeys.AccessLog, accessLog, $"a file LLRP may append to ({e.Message})");
         }
     }
 

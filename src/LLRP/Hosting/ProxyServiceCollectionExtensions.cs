@@ -1,5 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Diagnostics;
+using LLRP.Diagnostics.AccessLogging;
 using LLRP.Proxy;
 using LLRP.Upstream;
 using LLRP.Routing;
@@ -24,6 +25,16 @@ internal static class ProxyServiceCollectionExtensions
         services.AddSingleton<DestinationCertificateCheck>();
         services.AddSingleton(provider => new Router(options.Routing, provider.GetRequiredService<ProxyMetrics>()));
         services.AddSingleton<ClientSessionServices>();
+        if (options.AccessLog is { } accessLog)
+        {
+            services.AddSingleton(provider => new AccessLogWriter(
+                accessLog,
+                options.AccessLogBufferSize,
+                provider.GetRequiredService<ProxyMetrics>(),
+                provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.AccessLog")));
+            services.AddHostedService(provider => provider.GetRequiredService<AccessLogWriter>());
+        }
+
         services.AddHostedService<ActiveHealthProber>();
 
         if (options.Mode == ProxyMode.Raw)

@@ -157,6 +157,10 @@ public static class StartupReport
             (K.InlineScheduling, Flag(options.InlineScheduling)),
             (K.InlineCompletions, Flag(options.InlineCompletions)),
             (K.TasksPooling, Flag(options.TasksPooling)));
+        Line(text,
+            (K.AccessLog, options.AccessLog ?? "off"),
+            (K.AccessLogFormat, options.AccessLogFormat == AccessLogFormat.Json ? "json" : "combined"),
+            (K.AccessLogBufferSize, Number(options.AccessLogBufferSize)));
         Tls(text, options);
         return text.ToString().TrimEnd();
     }

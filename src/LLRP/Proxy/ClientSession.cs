@@ -50,6 +50,7 @@ internal sealed class ClientSession : ITrackedConnection
     private readonly ForwarderTraits _traits;
     private readonly TunnelActivity _tunnel;
     private readonly ClientRouting _routing;
+    private readonly AccessLogRecorder? _accessLog;
     private volatile bool _stopping;
 
     public ClientSession(ConnectionContext connection, ClientSessionServices services)
@@ -57,10 +58,12 @@ internal sealed class ClientSession : ITrackedConnection
         _connection = connection;
         _input = connection.Transport.Input;
         _services = services;
-        _response = new ClientResponseWriter(connection.Transport.Output, services.Metrics);
+        var clientAddress = ClientAddress.Of(connection.RemoteEndPoint);
+        _accessLog = services.AccessLog is { } accessLog ? new AccessLogRecorder(accessLog, services.AccessLogFormat, clientAddress) : null;
+        _response = new ClientResponseWriter(connection.Transport.Output, services.Metrics, timed: _accessLog is not null);
         _body = new ClientRequestBody(_input, _response, services.BodyLimits);
         _tunnel = new TunnelActivity(services.Metrics);
-        _rewriter = new RequestRewriter([], [], ClientAddress.Of(connection.RemoteEndPoint), SchemeOf(connection), services.Rewrite);
+        _rewriter = new RequestRewriter([], [], clientAddress, SchemeOf(connection), services.Rewrite);
         _forwarder = services.Forwarders.Create(new ForwarderContext(
             _rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId,
             services.Upgrades, connection.Transport, _tunnel));
@@ -98,7 +101,8 @@ internal sealed class ClientSession : ITrackedConnection
                 {
                     if (!_stopping && !buffer.IsEmpty)
                     {
-                        _response.WriteRaw(ErrorResponses.RequestTimeout);
+                        _accessLog?.Reset();
+                        Answer(ErrorResponses.RequestTimeout, startTimestamp: 0, routed: false);
                     }
 
                     break;
@@ -187,6 +191,7 @@ internal sealed class ClientSession : ITrackedConnection
         var idempotent = true;
         Route? batchRoute = null;
         RejectionReason? rejection = null;
+        _accessLog?.Reset();
         while (count < _traits.MaxBatch)
         {
             var remaining = buffer.Slice(offset);
@@ -238,7 +243,7 @@ internal sealed class ClientSession : ITrackedConnection
 
             if (route is null)
             {
-                if (AnswerUnrouted(body))
+                if (AnswerUnrouted(body, startTimestamp))
                 {
                     offset += headLength + bodyLength;
                     continue;
@@ -248,10 +253,11 @@ internal sealed class ClientSession : ITrackedConnection
                 break;
             }
 
+            _accessLog?.Capture(_head, firstOfBatch: count == 0);
             if (count == 0 && await _routing.BeginAsync(route, _head.IsIdempotent, _head) is var error and not ForwarderError.None)
             {
                 _routing.Release();
-                Fail(error, started: false);
+                Fail(error, started: false, startTimestamp);
                 Consume(buffer, 0, buffer.Length);
                 return new BatchResult(Close: true, HeadPending: false);
             }
@@ -320,11 +326,11 @@ internal sealed class ClientSession : ITrackedConnection
         if (close && count == 0 && rejection is null)
         {
             // A request no route takes, whose body is not read or whose connection ends: answered 404, then closed.
-            _response.WriteRaw(ErrorResponses.For(ForwarderError.NoRoute));
+            Answer(ErrorResponses.For(ForwarderError.NoRoute), startTimestamp, routed: false);
         }
         else if (rejection is { } reason && !close)
         {
-            Reject(reason, started: false);
+            Reject(reason, started: false, startTimestamp, routed: false);
             close = true;
         }
 
@@ -420,13 +426,15 @@ internal sealed class ClientSession : ITrackedConnection
     {
         for (var i = 0; i < result.Completed; i++)
         {
-            _services.Metrics.RequestCompleted(startTimestamp, _routing.Destination!.Tag);
+            _services.Metrics.RequestCompleted(startTimestamp, _routing.Destination!.Tag, i < _response.Recorded ? _response.RecordOf(i).Status : 0);
         }
 
+        _accessLog?.Forwarded(_response, startTimestamp, _routing.Route?.Id, _routing.Destination?.Name);
+        _response.ClearRecords();
         switch (body?.Failure)
         {
             case RequestBodyFailure.Rejected:
-                Reject(body.Rejection, result.Started);
+                Reject(body.Rejection, result.Started, startTimestamp, routed: true);
                 return true;
             case RequestBodyFailure.ClientAborted:
                 _connection.Abort();
@@ -435,7 +443,7 @@ internal sealed class ClientSession : ITrackedConnection
 
         if (result.Error != ForwarderError.None)
         {
-            Fail(result.Error, result.Started);
+            Fail(result.Error, result.Started, startTimestamp);
             return true;
         }
 
@@ -443,7 +451,8 @@ internal sealed class ClientSession : ITrackedConnection
     }
 
     /// <summary>A malformed or refused request: 400/413/414/431/501/505 with <c>Connection: close</c>, or an abort once a response started.</summary>
-    private void Reject(RejectionReason reason, bool started)
+    /// <param name="routed">The request had a route and a destination, which its access log line names.</param>
+    private void Reject(RejectionReason reason, bool started, long startTimestamp, bool routed)
     {
         _services.FailureLog.RequestRejected(_connection.RemoteEndPoint, reason);
         _services.Metrics.RequestRejected(reason);
@@ -453,12 +462,12 @@ internal sealed class ClientSession : ITrackedConnection
         }
         else
         {
-            _response.WriteRaw(ErrorResponses.For(reason));
+            Answer(ErrorResponses.For(reason), startTimestamp, routed);
         }
     }
 
     /// <summary>Reports a forwarding failure once (not the client's own leaving), then answers it: 502/504, or an abort once the response started.</summary>
-    private void Fail(ForwarderError error, bool started)
+    private void Fail(ForwarderError error, bool started, long startTimestamp)
     {
         if (ErrorPolicy.IsReported(error) && !_response.ClientGone)
         {
@@ -473,9 +482,9 @@ internal sealed class ClientSession : ITrackedConnection
         }
         else
         {
-            _response.WriteRaw(error == ForwarderError.NoHealthyDestination
+            Answer(error == ForwarderError.NoHealthyDestination
                 ? ErrorResponses.NoHealthyDestination(_routing.RetryAfterSeconds())
-                : ErrorResponses.For(error));
+                : ErrorResponses.For(error), startTimestamp, routed: error is not (ForwarderError.NoHealthyDestination or ForwarderError.AffinityDestinationUnavailable));
         }
     }
 
@@ -484,16 +493,24 @@ internal sealed class ClientSession : ITrackedConnection
     /// with the next request: the request had no body to read and its connection persists; else the session answers it
     /// and closes.
     /// </summary>
-    private bool AnswerUnrouted(BodyKind body)
+    private bool AnswerUnrouted(BodyKind body, long startTimestamp)
     {
         _services.Metrics.RequestUnrouted();
+        _accessLog?.Capture(_head, firstOfBatch: false);
         if (body == BodyKind.Streaming || !_head.IsPersistent || _head.IsHttp10 || _stopping)
         {
             return false;
         }
 
-        _response.WriteRaw(ErrorResponses.NoRoute);
+        Answer(ErrorResponses.NoRoute, startTimestamp, routed: false);
         return true;
+    }
+
+    /// <summary>Writes an answer the proxy makes itself, and its access log line: with the batch's route and destination when <paramref name="routed"/>.</summary>
+    private void Answer(ReadOnlySpan<byte> answer, long startTimestamp, bool routed)
+    {
+        _response.WriteRaw(answer);
+        _accessLog?.Answered(answer, startTimestamp, routed ? _routing.Route?.Id : null, routed ? _routing.Destination?.Name : null);
     }
 
     /// <summary><c>https</c> for a connection that came over TLS (the listener's TLS middleware set its feature), else <c>http</c>.</summary>

@@ -1,5 +1,6 @@
 using LLRP.Configuration;
 using LLRP.Diagnostics;
+using LLRP.Diagnostics.AccessLogging;
 using LLRP.Http1;
 using LLRP.Upstream;
 using LLRP.Routing;
@@ -13,7 +14,8 @@ internal sealed class ClientSessionServices(
     ProxyMetrics metrics,
     ClientConnectionTracker tracker,
     FailureLog failureLog,
-    Router router)
+    Router router,
+    AccessLogWriter? accessLog = null)
 {
     public RequestLimits Limits { get; } = RequestLimitsOf(options);
 
@@ -47,6 +49,11 @@ internal sealed class ClientSessionServices(
     public ClientConnectionTracker Tracker { get; } = tracker;
 
     public FailureLog FailureLog { get; } = failureLog;
+
+    /// <summary>Where the access log's lines go; null when it is off.</summary>
+    public AccessLogWriter? AccessLog { get; } = accessLog;
+
+    public AccessLogFormat AccessLogFormat { get; } = options.AccessLogFormat;
 
     public static RequestLimits RequestLimitsOf(ProxyOptions options)
         => new(options.MaxRequestLineSize, options.MaxRequestHeadersTotalSize, options.MaxRequestHeaderCount);

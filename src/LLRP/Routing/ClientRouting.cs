@@ -47,6 +47,9 @@ internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, 
     /// <summary>The batch's retries so far.</summary>
     private int _retries;
 
+    /// <summary>The route of the batch, or of the last one; null before the first.</summary>
+    public Route? Route => _route;
+
     /// <summary>The destination of the batch, or of the last one; null before the first.</summary>
     public Destination? Destination => _destination;
 

@@ -43,8 +43,31 @@ public sealed class MetricsTests
         await metrics.WaitForSumAsync("llrp.requests", 8);
         await Deadline.UntilAsync(() => metrics.Count("llrp.request.duration") >= 8, "the eighth request duration");
         Assert.Equal(8, metrics.Count("llrp.request.duration"));
+        Assert.Equal(8, metrics.Sum("llrp.requests", "http.response.status_code", 200));
         Assert.Equal(0, metrics.Sum("llrp.requests.rejected"));
         Assert.Equal(0, metrics.Sum("llrp.upstream.errors"));
+    }
+
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task Requests_TaggedWithTheResponseStatusCode(string mode)
+    {
+        var statuses = new Queue<int>([200, 404, 503]);
+        await using var origin = ScriptedOrigin.Respond(_ => $"HTTP/1.1 {statuses.Dequeue()} Whatever\r\nContent-Length: 0\r\n\r\n");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
+        using var metrics = new ProxyMeterRecorder(proxy);
+        await using var client = await proxy.ConnectAsync();
+
+        for (var i = 0; i < 3; i++)
+        {
+            await client.SendAsync(Get);
+            await client.ReadResponseAsync();
+        }
+
+        await metrics.WaitForSumAsync("llrp.requests", 3);
+        Assert.Equal(1, metrics.Sum("llrp.requests", "http.response.status_code", 200));
+        Assert.Equal(1, metrics.Sum("llrp.requests", "http.response.status_code", 404));
+        Assert.Equal(1, metrics.Sum("llrp.requests", "http.response.status_code", 503));
     }
 
     [Theory]

@@ -35,7 +35,7 @@ public sealed class ProxyMeterRecorder : IDisposable
     public long Sum(string instrument) => (long)Measurements(instrument).Sum(measurement => measurement.Value);
 
     /// <summary>The sum of the measurements of <paramref name="instrument"/> tagged <paramref name="tag"/> = <paramref name="value"/>.</summary>
-    public long Sum(string instrument, string tag, string value) =>
+    public long Sum(string instrument, string tag, object value) =>
         (long)Measurements(instrument)
             .Where(measurement => measurement.Tags.Any(pair => pair.Key == tag && Equals(pair.Value, value)))
             .Sum(measurement => measurement.Value);

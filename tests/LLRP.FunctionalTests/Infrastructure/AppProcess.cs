@@ -79,9 +79,14 @@ public sealed class AppProcess : IAsyncDisposable
     }
 
     /// <summary>Sends SIGTERM, as a service manager or <c>docker stop</c> does.</summary>
-    public async Task TerminateAsync()
+    public Task TerminateAsync() => SignalAsync("TERM");
+
+    /// <summary>Sends SIGHUP, as logrotate's <c>postrotate</c> does.</summary>
+    public Task HangUpAsync() => SignalAsync("HUP");
+
+    private async Task SignalAsync(string signal)
     {
-        using var kill = Process.Start("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
+        using var kill = Process.Start("kill", ["-" + signal, _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
         await kill.WaitForExitAsync().WaitAsync(Deadline.Io);
     }
 

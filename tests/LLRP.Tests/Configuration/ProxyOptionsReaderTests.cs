@@ -134,6 +134,20 @@ public sealed class ProxyOptionsReaderTests
     }
 
     /// <summary>A bad value fails start-up with a message naming the key and the value.</summary>
+    [Fact]
+    public void Read_AccessLog_OffByDefaultElseTheTargetAndFormat()
+    {
+        Assert.Null(ConfiguredOptions.Read().AccessLog);
+        Assert.Null(ConfiguredOptions.Read(("accessLog", "off")).AccessLog);
+        Assert.Equal("stderr", ConfiguredOptions.Read(("accessLog", "STDERR")).AccessLog);
+        var file = Path.Combine(Path.GetTempPath(), "llrp-access.log");
+        var options = ConfiguredOptions.Read(("accessLog", file), ("accessLog.format", "JSON"), ("accessLog.bufferSize", "65536"));
+        Assert.Equal(file, options.AccessLog);
+        Assert.Equal(AccessLogFormat.Json, options.AccessLogFormat);
+        Assert.Equal(65536, options.AccessLogBufferSize);
+        Assert.Equal(AccessLogFormat.Combined, ConfiguredOptions.Read().AccessLogFormat);
+    }
+
     [Theory]
     [InlineData("mode", "fast")]
     [InlineData("httpclient", "maybe")]
@@ -190,6 +204,10 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("origin.urls", "http://127.0.0.1:8081;http://127.0.0.1:8082")]
     [InlineData("origin.urls", "http://127.0.0.1:8081#f")]
     [InlineData("origin.urls", "http://127.0.0.1:8081/?q=1")]
+    [InlineData("accessLog", "/no/such/directory/access.log")]
+    [InlineData("accessLog", "/tmp")]
+    [InlineData("accessLog.format", "common")]
+    [InlineData("accessLog.bufferSize", "4095")]
     public void Read_InvalidValue_ThrowsNamingKeyAndValue(string key, string value)
     {
         var e = Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read((key, value)));

@@ -200,7 +200,7 @@ public sealed class TunnelRelayTests
         public Task RunAsync()
         {
             var activity = new TunnelActivity(_metrics);
-            Assert.True(activity.TryOpen(Upstream, new ClientResponseWriter(_toClient.Writer, _metrics)));
+            Assert.True(activity.TryOpen(Upstream, new ClientResponseWriter(_toClient.Writer, _metrics, timed: false)));
             return TunnelRelay.RunAsync(Client, Upstream, activity);
         }
 

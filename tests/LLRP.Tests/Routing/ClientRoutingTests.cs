@@ -215,7 +215,7 @@ public sealed class ClientRoutingTests
 
     private static RequestRewriter Rewriter() => new([], [], "127.0.0.1"u8.ToArray(), "http"u8.ToArray(), new RewriteSettings(false, true, true));
 
-    private static ClientResponseWriter Response() => new(new Pipe().Writer, TestClusters.Metrics());
+    private static ClientResponseWriter Response() => new(new Pipe().Writer, TestClusters.Metrics(), timed: false);
 
     private static FailureLog Log() => new(Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance);
 }

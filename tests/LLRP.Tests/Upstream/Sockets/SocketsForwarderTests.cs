@@ -28,7 +28,7 @@ public sealed class SocketsForwarderTests
     {
         var origin = new PipeOrigin();
         var clientInput = new Pipe();
-        var response = new ClientResponseWriter(new FailingFlushPipeWriter(), Metrics());
+        var response = new ClientResponseWriter(new FailingFlushPipeWriter(), Metrics(), timed: false);
         var body = new ClientRequestBody(clientInput.Reader, response, NoLimits);
         body.Reset(BodyFraming.ContentLength, 100, expectsContinue: false, sendContinue: false);
         var forwarder = new SocketsForwarder(
