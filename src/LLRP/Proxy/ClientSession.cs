@@ -263,7 +263,6 @@ internal sealed class ClientSession : ITrackedConnection
             }
 
             batchRoute = route;
-
             _forwarder.Add(_head, remaining, headLength, bodyLength, body);
             idempotent &= _head.IsIdempotent;
             count++;
