@@ -55,7 +55,7 @@ internal static class QueryTransformer
     {
         for (var i = 0; i < steps.Length; i++)
         {
-            if (steps[i].Action != TransformAction.Append && DecodedEquals(encodedName, steps[i].Name))
+            if (steps[i].Action != TransformAction.Append && PercentEncoding.QueryComponentEquals(encodedName, steps[i].Name))
             {
                 return i;
             }
@@ -78,36 +78,4 @@ internal static class QueryTransformer
         query.CopyTo(destination[1..]);
         return query.Length + 1;
     }
-
-    /// <summary><paramref name="encoded"/>, percent-decoded with '+' as a space, equals <paramref name="decoded"/> without regard to ASCII case.</summary>
-    public static bool DecodedEquals(ReadOnlySpan<byte> encoded, ReadOnlySpan<byte> decoded)
-    {
-        var j = 0;
-        for (var i = 0; i < encoded.Length; i++, j++)
-        {
-            var b = encoded[i];
-            if (b == (byte)'+')
-            {
-                b = (byte)' ';
-            }
-            else if (b == (byte)'%' && i + 2 < encoded.Length && IsHex(encoded[i + 1]) && IsHex(encoded[i + 2]))
-            {
-                b = (byte)((Hex(encoded[i + 1]) << 4) | Hex(encoded[i + 2]));
-                i += 2;
-            }
-
-            if (j >= decoded.Length || Lower(b) != Lower(decoded[j]))
-            {
-                return false;
-            }
-        }
-
-        return j == decoded.Length;
-    }
-
-    private static int Lower(byte b) => b is >= (byte)'A' and <= (byte)'Z' ? b | 0x20 : b;
-
-    private static bool IsHex(byte b) => char.IsAsciiHexDigit((char)b);
-
-    private static int Hex(byte b) => b <= '9' ? b - '0' : (b | 0x20) - 'a' + 10;
 }

@@ -1,3 +1,4 @@
+using LLRP.Http1;
 using System.Text;
 
 namespace LLRP.Routing;

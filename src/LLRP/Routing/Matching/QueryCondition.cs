@@ -1,3 +1,4 @@
+using LLRP.Http1;
 using System.Buffers;
 using System.Text;
 using LLRP.Configuration.Routes;

@@ -1,3 +1,4 @@
+using LLRP.Http1;
 using LLRP.Configuration.Routes;
 
 namespace LLRP.Routing;

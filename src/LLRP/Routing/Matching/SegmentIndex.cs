@@ -1,3 +1,5 @@
+using LLRP.Http1;
+
 namespace LLRP.Routing;
 
 /// <summary>

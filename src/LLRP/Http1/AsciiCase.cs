@@ -1,4 +1,4 @@
-namespace LLRP.Routing;
+namespace LLRP.Http1;
 
 /// <summary>Byte comparisons that ignore the case of ASCII letters only; other bytes compare exactly.</summary>
 internal static class AsciiCase

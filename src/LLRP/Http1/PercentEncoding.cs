@@ -1,7 +1,7 @@
-namespace LLRP.Routing;
+namespace LLRP.Http1;
 
 /// <summary>
-/// Percent-decoding (RFC 3986 §2.1) for comparison, without allocating. In a path segment an encoded '/' (<c>%2F</c>)
+/// Percent-decoding (RFC 3986 §2.1) for comparison, without allocating: the route matcher's and the query transforms'. In a path segment an encoded '/' (<c>%2F</c>)
 /// stays as its three characters, as Kestrel leaves it, so it never splits a segment nor equals a literal '/'.
 /// A '%' not followed by two hex digits is taken as itself.
 /// </summary>
@@ -83,6 +83,35 @@ internal static class PercentEncoding
         }
 
         return written;
+    }
+
+    /// <summary>Whether the query name or value <paramref name="raw"/>, decoded as a form ('+' is a space), equals <paramref name="decoded"/> ignoring ASCII case.</summary>
+    public static bool QueryComponentEquals(ReadOnlySpan<byte> raw, ReadOnlySpan<byte> decoded)
+    {
+        var at = 0;
+        var i = 0;
+        while (i < raw.Length)
+        {
+            byte value;
+            if (raw[i] == (byte)'+')
+            {
+                value = (byte)' ';
+                i++;
+            }
+            else
+            {
+                i += NextSegmentByte(raw, i, out value);
+            }
+
+            if (at == decoded.Length || AsciiCase.Fold(value) != AsciiCase.Fold(decoded[at]))
+            {
+                return false;
+            }
+
+            at++;
+        }
+
+        return at == decoded.Length;
     }
 
     private static int NextSegmentByte(ReadOnlySpan<byte> raw, int i, out byte value)
