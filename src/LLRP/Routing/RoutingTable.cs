@@ -47,17 +47,17 @@ internal sealed class RoutingTable
         var routes = options.Routes
             .Select(route =>
             {
-                var parameters = RouteTemplate.Parse(route.Match.Path).ParameterNames;
-                return (Options: route, Value: new Route(
+                var conditions = new RouteConditions(route);
+                return (Options: route, Conditions: conditions, Value: new Route(
                     route.Id,
                     clusters[route.ClusterId],
-                    TransformCompiler.Request(route.Transforms, parameters),
+                    TransformCompiler.Request(route.Transforms, conditions.Template.ParameterNames),
                     TransformCompiler.Response(route.Transforms)));
             })
             .ToList();
         return new RoutingTable(new RouteTable<Route>(routes), clusters.Values.ToList(), routes.Select(route => route.Value).ToList())
         {
-            RoutesByPath = options.Routes.Any(route => !RouteTemplate.Parse(route.Match.Path).MatchesAnyPath),
+            RoutesByPath = routes.Any(route => !route.Conditions.Template.MatchesAnyPath),
         };
     }
 

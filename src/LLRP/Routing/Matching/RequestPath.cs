@@ -1,3 +1,4 @@
+using LLRP.Configuration.Routes;
 namespace LLRP.Routing;
 
 /// <summary>
@@ -6,8 +7,8 @@ namespace LLRP.Routing;
 /// </summary>
 internal readonly ref struct RequestPath
 {
-    /// <summary>Segments kept; a template has at most one fewer (<see cref="RouteTemplate.MaxSegments"/>).</summary>
-    public const int Capacity = RouteTemplate.MaxSegments + 1;
+    /// <summary>Segments kept; a template has at most one fewer (<see cref="RouteTemplateSyntax.MaxSegments"/>).</summary>
+    public const int Capacity = RouteTemplateSyntax.MaxSegments + 1;
 
     private readonly Span<Range> _segments;
 

@@ -17,9 +17,15 @@ internal sealed class RouteTable<TValue>
     /// <param name="routes">The routes in declaration order, each with its value.</param>
     /// <exception cref="ArgumentException">A route uses something not supported; the message names the route and what.</exception>
     public RouteTable(IEnumerable<(RouteOptions Route, TValue Value)> routes)
+        : this(routes.Select(r => (r.Route, new RouteConditions(r.Route), r.Value)))
+    {
+    }
+
+    /// <param name="routes">The routes in declaration order, each with its compiled match and its value.</param>
+    public RouteTable(IEnumerable<(RouteOptions Route, RouteConditions Conditions, TValue Value)> routes)
     {
         _routes = [.. routes
-            .Select(r => new Route<TValue>(r.Route, new RouteConditions(r.Route), r.Value))
+            .Select(r => new Route<TValue>(r.Route, r.Conditions, r.Value))
             .OrderBy(r => r.Conditions, RoutePrecedence.Instance)];
         var byHost = new Dictionary<string, (byte[] Name, List<(int, RouteTemplate)> Routes)>(StringComparer.Ordinal);
         var otherHosts = new List<(int, RouteTemplate)>();

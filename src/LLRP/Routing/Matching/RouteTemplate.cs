@@ -1,3 +1,4 @@
+using LLRP.Configuration.Routes;
 using LLRP.Http1;
 using System.Text;
 
@@ -5,15 +6,11 @@ namespace LLRP.Routing;
 
 /// <summary>
 /// A route's path template, the subset of ASP.NET Core's syntax LLRP supports: literal segments, <c>{name}</c> (one
-/// non-empty segment) and a final <c>{**name}</c> or <c>{*name}</c> (the rest of the path, possibly empty). A leading
-/// '/' (or <c>~/</c>) and a trailing '/' are optional. Constraints, defaults, optional parameters and complex segments
-/// are refused with a message that says so.
+/// non-empty segment) and a final <c>{**name}</c> or <c>{*name}</c> (the rest of the path, possibly empty), as
+/// <see cref="RouteTemplateSyntax"/> checks it.
 /// </summary>
 internal sealed class RouteTemplate
 {
-    public const int MaxParameters = 8;
-    public const int MaxSegments = 31;
-
     private RouteTemplate(string? text, TemplateSegment[] segments, bool hasCatchAll, string[] parameterNames)
     {
         Text = text;
@@ -49,9 +46,6 @@ internal sealed class RouteTemplate
 
     /// <summary>The index of the parameter named <paramref name="name"/> (ignoring case), or -1.</summary>
     public int IndexOf(string name) => Array.FindIndex(ParameterNames, n => string.Equals(n, name, StringComparison.OrdinalIgnoreCase));
-
-    /// <summary>Null when <paramref name="template"/> is supported, else what is wrong with it.</summary>
-    public static string? Validate(string template) => TryParse(template, out _);
 
     /// <exception cref="ArgumentException">The template is not supported; the message says why.</exception>
     public static RouteTemplate Parse(string? template)
@@ -115,74 +109,30 @@ internal sealed class RouteTemplate
     private static string? TryParse(string template, out RouteTemplate? parsed)
     {
         parsed = null;
-        var body = template.StartsWith("~/", StringComparison.Ordinal) ? template.AsSpan(2) : template.AsSpan();
-        body = body.StartsWith('/') ? body[1..] : body;
-        body = body.EndsWith('/') ? body[..^1] : body;
-        if (body.IsEmpty)
+        var error = RouteTemplateSyntax.Parse(template, out _, out var written);
+        if (error is not null)
         {
-            parsed = new RouteTemplate(template, [], false, []);
-            return null;
+            return $"route template '{template}': expected {error}";
         }
 
         var segments = new List<TemplateSegment>();
         var names = new List<string>();
-        var hasCatchAll = false;
-        foreach (var range in body.Split('/'))
+        foreach (var segment in written)
         {
-            var text = body[range];
-            if (hasCatchAll)
+            if (!segment.IsParameter)
             {
-                return Refuse(template, "a segment after the catch-all parameter");
-            }
-
-            if (text.IsEmpty)
-            {
-                return Refuse(template, "an empty segment ('//')");
-            }
-
-            if (text.IndexOfAny('{', '}') < 0)
-            {
-                if (text.Contains('?'))
-                {
-                    return Refuse(template, $"'?' in the literal segment '{text}'");
-                }
-
-                segments.Add(new TemplateSegment(Encoding.UTF8.GetBytes(text.ToString()), -1));
+                segments.Add(new TemplateSegment(Encoding.UTF8.GetBytes(segment.Text), -1));
                 continue;
             }
 
-            var error = TemplateParameterSyntax.Check(text, out var name, out var isCatchAll);
-            if (error is not null)
-            {
-                return Refuse(template, error);
-            }
-
-            if (names.Exists(n => string.Equals(n, name, StringComparison.OrdinalIgnoreCase)))
-            {
-                return Refuse(template, $"a parameter name used twice ('{name}')");
-            }
-
-            names.Add(name);
-            hasCatchAll = isCatchAll;
-            if (!isCatchAll)
+            names.Add(segment.Text);
+            if (!segment.IsCatchAll)
             {
                 segments.Add(new TemplateSegment(null, names.Count - 1));
             }
         }
 
-        if (names.Count > MaxParameters)
-        {
-            return Refuse(template, $"more than {MaxParameters} parameters");
-        }
-
-        if (segments.Count > MaxSegments)
-        {
-            return Refuse(template, $"more than {MaxSegments} segments");
-        }
-
-        parsed = new RouteTemplate(template, [.. segments], hasCatchAll, [.. names]);
+        parsed = new RouteTemplate(template, [.. segments], written.Count > 0 && written[^1].IsCatchAll, [.. names]);
         return null;
     }
-
-    private static string Refuse(string template, string what) => $"route template '{template}': {what} is not supported";
 }

@@ -15,7 +15,7 @@ internal static class RouteMatchReader
         SectionKeys.Check(match, Keys);
         var pathSection = match.GetSection("Path");
         var (path, parameters) = SectionValue.String(pathSection) is { Length: > 0 } template
-            ? RouteTemplateSyntax.Read(pathSection, template)
+            ? Template(pathSection, template)
             : (null, []);
         var hostsSection = match.GetSection("Hosts");
         var hosts = SectionValue.List(hostsSection, "hosts such as example.com, *.example.com or example.com:8080");
@@ -79,4 +79,10 @@ internal static class RouteMatchReader
             _ => values,
         };
     }
+
+    /// <summary>A route template LLRP matches (<see cref="RouteTemplateSyntax"/>): with one leading '/', and its parameters' names in order.</summary>
+    public static (string Path, IReadOnlyList<string> Parameters) Template(IConfigurationSection section, string template)
+        => RouteTemplateSyntax.Parse(template, out var path, out var segments) is { } allowed
+            ? throw SectionValue.Error(section, allowed)
+            : (path, [.. segments.Where(s => s.IsParameter).Select(s => s.Text)]);
 }

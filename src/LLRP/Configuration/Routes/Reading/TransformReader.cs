@@ -163,7 +163,7 @@ internal sealed class TransformReader
 
     private string PathPattern(IConfigurationSection name)
     {
-        var (pattern, parameters) = RouteTemplateSyntax.Read(name, PathValue(name));
+        var (pattern, parameters) = RouteMatchReader.Template(name, PathValue(name));
         return parameters.FirstOrDefault(p => !_routeParameters.Contains(p, StringComparer.OrdinalIgnoreCase)) is { } missing
             ? throw SectionValue.Error(name, $"a pattern using the parameters the route's Match:Path captures ({string.Join(", ", _routeParameters.Select(p => $"{{{p}}}"))}); {{{missing}}} is not one")
             : pattern;
