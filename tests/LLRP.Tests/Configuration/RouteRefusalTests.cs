@@ -111,6 +111,7 @@ public sealed class RouteRefusalTests
     [InlineData("*.example.com")]
     [InlineData("*.example.com:8080")]
     [InlineData("*:8080")]
+    [InlineData("example.com:*")]
     [InlineData("127.0.0.1:80")]
     [InlineData("[::1]:8443")]
     [InlineData("bücher.example")]

@@ -9,12 +9,13 @@ internal static class HostSyntax
 {
     /// <summary>
     /// A name (<c>example.com</c>, IDN allowed), an IPv4 literal or a bracketed IPv6 literal, with an optional port 1..65535;
-    /// with <paramref name="wildcards"/>, also <c>*.example.com</c> (one or more labels) and <c>*</c> (any host).
+    /// with <paramref name="wildcards"/>, also <c>*.example.com</c> (one or more labels), <c>*</c> (any host) and the port
+    /// <c>*</c> (any port), as ASP.NET Core's host matching reads them.
     /// </summary>
     public static bool IsValid(string value, bool wildcards)
     {
         var (host, port) = Split(value);
-        if (port is not null && !(int.TryParse(port, NumberStyles.None, CultureInfo.InvariantCulture, out var number) && number is >= 1 and <= 65535))
+        if (port is not null && !(wildcards && port == "*") && !(int.TryParse(port, NumberStyles.None, CultureInfo.InvariantCulture, out var number) && number is >= 1 and <= 65535))
         {
             return false;
         }
