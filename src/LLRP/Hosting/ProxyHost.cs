@@ -123,6 +123,7 @@ public static class ProxyHost
             ProxyLog.UnknownKey(configurationLog, key, source, nearest);
         }
 
+        Http2Pipeline.Use(app);
         if (options.AdminUrls is not null)
         {
             AdminEndpoints.Map(app);
