@@ -93,6 +93,7 @@ public static class ProxyHost
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
             kestrel.AddServerHeader = false;
+            KestrelLimits.Apply(kestrel.Limits, options);
             ProxyEndpoints.Listen(kestrel, options, listeners);
             if (options.AdminUrls is not null)
             {

@@ -29,6 +29,9 @@ internal sealed class Http2FrontEnd(ProxyOptions options, Router router, ProxyMe
     private static readonly byte[] HttpScheme = "http"u8.ToArray();
     private static readonly byte[] HttpsScheme = "https"u8.ToArray();
 
+    /// <summary>What <c>Via</c> gets for a request received over HTTP/2 (RFC 9110 §7.6.3: the protocol version received).</summary>
+    private static readonly byte[] ViaEntry = "2 llrp"u8.ToArray();
+
     private readonly RequestLimits _limits = ClientSessionServices.RequestLimitsOf(options);
     private readonly RewriteSettings _rewrite = ClientSessionServices.RewriteSettingsOf(options);
     private readonly RoutingServices _routing = new(metrics, failureLog, options.RetryUnsentAnyMethod);
@@ -39,6 +42,12 @@ internal sealed class Http2FrontEnd(ProxyOptions options, Router router, ProxyMe
         if (HttpMethods.IsConnect(context.Request.Method))
         {
             await StreamAnswers.ConnectRefusedAsync(context);
+            return;
+        }
+
+        if (ConnectionSpecificFields.In(context.Request.Headers))
+        {
+            context.Features.GetRequiredFeature<IHttpResetFeature>().Reset(ConnectionSpecificFields.ProtocolError);
             return;
         }
 
@@ -56,7 +65,7 @@ internal sealed class Http2FrontEnd(ProxyOptions options, Router router, ProxyMe
         }
 
         var tls = context.Request.IsHttps;
-        var rewriter = new RequestRewriter([], [], ClientAddress.Of(RemoteEndPoint(context)), tls ? HttpsScheme : HttpScheme, _rewrite);
+        var rewriter = new RequestRewriter([], [], ClientAddress.Of(RemoteEndPoint(context)), tls ? HttpsScheme : HttpScheme, _rewrite) { ViaEntry = ViaEntry };
         await using var forwarder = new StreamForwarder(context, rewriter, invoker, options.MaxResponseHeadersTotalSize);
         var routing = new ClientRouting(router, forwarder, rewriter, forwarder, _routing, tls ? 443 : 80);
         if (!routing.IsRoutable(head))
@@ -104,6 +113,7 @@ internal sealed class Http2FrontEnd(ProxyOptions options, Router router, ProxyMe
         var error = await routing.BeginAsync(route, head.IsIdempotent, head);
         while (error == ForwarderError.None)
         {
+            forwarder.Version = (route.Cluster.Options.HttpVersion, route.Cluster.Options.VersionPolicy);
             forwarder.Add(head, default, 0, 0, body);
             var result = await forwarder.ForwardAsync(null);
             routing.Report(result.Error, result.Completed);

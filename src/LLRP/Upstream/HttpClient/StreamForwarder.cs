@@ -42,6 +42,9 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
+    /// <summary>The HTTP version asked of the destination, and how strictly (its cluster's <c>HttpRequest</c>).</summary>
+    public (Version Version, HttpVersionPolicy Policy) Version { get; set; } = (HttpVersion.Version11, HttpVersionPolicy.RequestVersionExact);
+
     public ResponseTransforms Transforms { private get; set; } = ResponseTransforms.None;
 
     public byte[] AffinityLine { private get; set; } = [];
@@ -64,8 +67,8 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
         {
             Method = _methods.Get(head.Method),
             RequestUri = _uris.Get(rewriter.RenderTarget(head, _target)),
-            Version = HttpVersion.Version11,
-            VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+            Version = Version.Version,
+            VersionPolicy = Version.Policy,
         };
         if (body != BodyKind.None)
         {
