@@ -166,6 +166,8 @@ public sealed class Http2ForwardingTests : IDisposable
         using var client = Http2Clients.Create();
         using var request = new HttpRequestMessage(HttpMethod.Post, $"{proxy.Url}/greet.Greeter/SayHello")
         {
+            Version = HttpVersion.Version20,
+            VersionPolicy = HttpVersionPolicy.RequestVersionExact,
             Content = new ByteArrayContent([0, 0, 0, 0, 0]) { Headers = { { "Content-Type", "application/grpc" } } },
         };
         request.Headers.TE.ParseAdd("trailers");
