@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Net.Security;
+using LLRP.Proxy;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core.Features;
 
@@ -10,7 +11,8 @@ namespace LLRP.Http2;
 /// ALPN <c>h2</c> over TLS, or, in clear text, one that opens with the connection preface (h2c with prior knowledge,
 /// RFC 9113 §3.3) — goes on to Kestrel's HTTP/2 server, whose requests reach <see cref="Http2FrontEnd"/>; every other
 /// connection is the HTTP/1.1 front end's, on its own parser, as before. Peeking consumes nothing; an HTTP/1.1 request
-/// is told apart at its first bytes (at the first, unless its method starts with <c>P</c>).
+/// is told apart at its first bytes (at the first, unless its method starts with <c>P</c>). Both count against
+/// <c>limits.maxClientConnections</c>.
 /// </summary>
 internal static class ProtocolSelection
 {
@@ -22,19 +24,33 @@ internal static class ProtocolSelection
     /// <param name="http1">The HTTP/1.1 front end.</param>
     /// <param name="tls">The listener runs TLS before this middleware: the protocol is the one ALPN chose.</param>
     /// <param name="firstBytesTimeout">How long a clear-text client may take to send enough bytes to tell (the request head's timeout); then it is HTTP/1.1's.</param>
-    public static Func<ConnectionDelegate, ConnectionDelegate> Middleware(ConnectionHandler http1, bool tls, TimeSpan firstBytesTimeout) => next => async connection =>
+    public static Func<ConnectionDelegate, ConnectionDelegate> Middleware(ProxyConnectionHandler http1, bool tls, TimeSpan firstBytesTimeout) => next => async connection =>
     {
-        var http2 = tls
-            ? connection.Features.Get<ITlsApplicationProtocolFeature>()?.ApplicationProtocol.Span.SequenceEqual(SslApplicationProtocol.Http2.Protocol.Span) == true
-            : await OpensWithPrefaceAsync(connection, firstBytesTimeout);
-        if (!http2)
+        // Counted against limits.maxClientConnections whichever protocol it speaks, and refused at once when over it.
+        if (!http1.TryEnter())
         {
-            await http1.OnConnectedAsync(connection);
+            await http1.RefuseAsync(connection);
             return;
         }
 
-        connection.Items[ProxyConnectionItem] = true;
-        await next(connection);
+        try
+        {
+            var http2 = tls
+                ? connection.Features.Get<ITlsApplicationProtocolFeature>()?.ApplicationProtocol.Span.SequenceEqual(SslApplicationProtocol.Http2.Protocol.Span) == true
+                : await OpensWithPrefaceAsync(connection, firstBytesTimeout);
+            if (!http2)
+            {
+                await http1.RunSessionAsync(connection);
+                return;
+            }
+
+            connection.Items[ProxyConnectionItem] = true;
+            await next(connection);
+        }
+        finally
+        {
+            http1.Leave();
+        }
     };
 
     /// <summary>Reads until the bytes received either are the preface or cannot be; consumes nothing.</summary>
