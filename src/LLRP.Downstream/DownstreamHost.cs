@@ -1,13 +1,17 @@
+using LLRP.Downstream.Grpc;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
 namespace LLRP.Downstream;
 
 /// <summary>
 /// Builds the bundled origin: a Kestrel app with ASP.NET Core's WebSocket middleware and one terminal middleware that dispatches on the
-/// path (see <see cref="RequestDispatcher"/>). Configuration comes from the command line and
+/// path (see <see cref="RequestDispatcher"/>); gRPC calls go to <see cref="EchoService"/> (served over HTTP/2: h2c where
+/// <c>--Kestrel:EndpointDefaults:Protocols=Http2</c>). Configuration comes from the command line and
 /// environment variables; with no urls or ports configured it listens on <see cref="DefaultUrls"/>. An <c>https</c> url takes
 /// Kestrel's certificate settings, e.g. <c>--Kestrel:Certificates:Default:Path=origin.pfx --Kestrel:Certificates:Default:Password=…</c>.
 /// <c>--delayMs=N</c> delays every response by N ms (<see cref="ResponseDelaySetting"/>).
@@ -34,6 +38,7 @@ public static class DownstreamHost
 
         var dispatcher = new RequestDispatcher(ResponseDelaySetting.Read(builder.Configuration));
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        builder.Services.AddGrpc();
 
         // A failed start is reported once by whoever starts the origin; the host would log it again with its stack trace.
         builder.Logging.AddFilter("Microsoft.Extensions.Hosting.Internal.Host", LogLevel.Critical);
@@ -55,9 +60,18 @@ public static class DownstreamHost
 
         var app = builder.Build();
         app.UseWebSockets();
+        app.MapWhen(IsGrpc, grpc =>
+        {
+            grpc.UseRouting();
+            grpc.UseEndpoints(endpoints => endpoints.MapGrpcService<EchoService>());
+        });
         app.Run(dispatcher.HandleAsync);
         return app;
     }
+
+    /// <summary>A gRPC call (gRPC over HTTP/2: <c>content-type: application/grpc</c>, with a subtype or not) goes to <see cref="EchoService"/>.</summary>
+    private static bool IsGrpc(HttpContext context)
+        => context.Request.ContentType is { } type && type.StartsWith("application/grpc", StringComparison.OrdinalIgnoreCase);
 
     private static bool HasConfiguredAddresses(IConfiguration configuration) =>
         !string.IsNullOrEmpty(configuration[WebHostDefaults.ServerUrlsKey])

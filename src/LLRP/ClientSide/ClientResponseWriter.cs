@@ -17,7 +17,7 @@ namespace LLRP.ClientSide;
 /// (<see cref="Recorded"/>) for the metrics and the access log. One per client connection, owned by its session.
 /// </summary>
 /// <param name="timed">The access log is on: each response's head time and body bytes are recorded too.</param>
-internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metrics, bool timed)
+internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metrics, bool timed) : IRoutedResponse
 {
     /// <summary>Most bytes held unflushed (Kestrel's response buffer size): past it the session flushes even while requests keep coming.</summary>
     private const int MaxUnflushed = 64 * 1024;

@@ -59,6 +59,11 @@ public static class ConfigurationKeys
     public const string AccessLog = "accessLog";
     public const string AccessLogFormat = "accessLog.format";
     public const string AccessLogBufferSize = "accessLog.bufferSize";
+    public const string Http2MaxConcurrentStreams = "limits.http2.maxConcurrentStreams";
+    public const string Http2MaxHeaderFieldSize = "limits.http2.maxHeaderFieldSize";
+    public const string Http2MaxFrameSize = "limits.http2.maxFrameSize";
+    public const string Http2InitialConnectionWindowSize = "limits.http2.initialConnectionWindowSize";
+    public const string Http2InitialStreamWindowSize = "limits.http2.initialStreamWindowSize";
 
     /// <summary>The <c>destinations</c> section of appsettings.json, in place of <see cref="Downstream"/>: an array of entries with these keys.</summary>
     public static class DestinationsSection

@@ -225,4 +225,7 @@ public sealed record ProxyOptions
     /// 5,000 lines of 200 bytes (the writer holds two such buffers, one filling while the other is written).
     /// </summary>
     public int AccessLogBufferSize { get; init; } = 1024 * 1024;
+
+    /// <summary>Keys <c>limits.http2.*</c>: the HTTP/2 front end's limits (<see cref="Http2Settings"/>).</summary>
+    public Http2Settings Http2 { get; init; } = Http2Settings.Default;
 }

@@ -88,6 +88,7 @@ public static class ProxyOptionsReader
             AccessLog = ReadAccessLog(configuration),
             AccessLogFormat = ReadAccessLogFormat(configuration, defaults.AccessLogFormat),
             AccessLogBufferSize = ReadInt(configuration, ConfigurationKeys.AccessLogBufferSize, defaults.AccessLogBufferSize, 4096),
+            Http2 = Http2SettingsReader.Read(configuration),
             Routing = RoutingOptions.Unread,
         };
         var routing = ReadReverseProxy(configuration, options, configured is not null) ?? RoutingOptionsReader.Implicit(destinations, options);

@@ -66,6 +66,12 @@ internal sealed class ProxyMetrics
     /// <summary>The <c>LLRP</c> meter, for instruments observed from state kept elsewhere (the destinations' gauges).</summary>
     public Meter Meter { get; }
 
+    /// <summary>The tag of the HTTP version a client used (OpenTelemetry's name), on requests of the HTTP/2 front end.</summary>
+    public const string ProtocolVersionTag = "network.protocol.version";
+
+    /// <summary>The <see cref="ProtocolVersionTag"/> of an HTTP/2 request.</summary>
+    public static readonly KeyValuePair<string, object?> Http2 = new(ProtocolVersionTag, "2");
+
     /// <param name="status">The status code of the response, tagged <see cref="StatusCodeTag"/> on <c>llrp.requests</c>.</param>
     public void RequestCompleted(long startTimestamp, KeyValuePair<string, object?> destination, int status)
     {
@@ -73,6 +79,16 @@ internal sealed class ProxyMetrics
         if (_requestDuration.Enabled)
         {
             _requestDuration.Record(Stopwatch.GetElapsedTime(startTimestamp).TotalSeconds, destination);
+        }
+    }
+
+    /// <summary>As <see cref="RequestCompleted(long, KeyValuePair{string, object?}, int)"/>, tagged with the client's <paramref name="protocol"/> too.</summary>
+    public void RequestCompleted(long startTimestamp, KeyValuePair<string, object?> destination, int status, KeyValuePair<string, object?> protocol)
+    {
+        _requests.Add(1, destination, new KeyValuePair<string, object?>(StatusCodeTag, (uint)status < StatusCodes.Length ? StatusCodes[status] : status), protocol);
+        if (_requestDuration.Enabled)
+        {
+            _requestDuration.Record(Stopwatch.GetElapsedTime(startTimestamp).TotalSeconds, destination, protocol);
         }
     }
 

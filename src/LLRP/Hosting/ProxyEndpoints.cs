@@ -1,12 +1,14 @@
 using System.Net;
 using System.Security.Cryptography.X509Certificates;
 using LLRP.Configuration;
+using LLRP.Http2;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Https;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace LLRP.Hosting;
 
@@ -14,8 +16,9 @@ namespace LLRP.Hosting;
 /// Binds every address of <c>urls</c> the way Kestrel binds its own urls (<c>localhost</c> on both loopbacks, an address
 /// literal as given, any other host on every interface), each with <see cref="ProxyConnectionHandler"/> as its
 /// connection handler. An <c>https</c> address first runs Kestrel's TLS middleware with the certificate of
-/// <c>tls.certificatePath</c>, offering only <c>http/1.1</c> by ALPN, so the handler reads decrypted bytes; plain HTTP
-/// sent to it is answered 400 (<see cref="PlainHttpOnTlsPort"/>).
+/// <c>tls.certificatePath</c>, offering <c>h2</c> and <c>http/1.1</c> by ALPN, so the handler reads decrypted bytes; plain HTTP
+/// sent to it is answered 400 (<see cref="PlainHttpOnTlsPort"/>). HTTP/2 connections (ALPN <c>h2</c>, or the preface in
+/// clear text) go to Kestrel's HTTP/2 server and the HTTP/2 front end instead (<see cref="ProtocolSelection"/>).
 /// </summary>
 internal static class ProxyEndpoints
 {
@@ -29,7 +32,7 @@ internal static class ProxyEndpoints
             var certificate = url.StartsWith("https://", StringComparison.OrdinalIgnoreCase)
                 ? options.ServerCertificate ?? throw new InvalidOperationException($"{url} is https, but the options hold no certificate ({nameof(ProxyOptionsReader)} requires one).")
                 : null;
-            Configure(listen, certificate);
+            Configure(listen, certificate, options.RequestHeadersTimeout);
         });
 
     /// <summary>Binds each of the <c>;</c>-separated <paramref name="urls"/> as Kestrel binds its own, configured by <paramref name="configure"/>.</summary>
@@ -58,12 +61,16 @@ internal static class ProxyEndpoints
         }
     }
 
-    /// <summary>Connection middleware runs in the order it is added: the check for plain HTTP, TLS, then the proxy.</summary>
-    private static void Configure(ListenOptions listen, X509Certificate2? certificate)
+    /// <summary>
+    /// Connection middleware runs in the order it is added: the check for plain HTTP, TLS (offering <c>h2</c> and
+    /// <c>http/1.1</c>), then the choice of front end (<see cref="ProtocolSelection"/>): HTTP/1.1 to the proxy's own
+    /// session, HTTP/2 on to Kestrel's HTTP server, the terminal middleware Kestrel adds to every listener.
+    /// </summary>
+    private static void Configure(ListenOptions listen, X509Certificate2? certificate, TimeSpan firstBytesTimeout)
     {
+        listen.Protocols = certificate is null ? HttpProtocols.Http2 : HttpProtocols.Http1AndHttp2;
         if (certificate is not null)
         {
-            listen.Protocols = HttpProtocols.Http1;
             listen.Use(PlainHttpOnTlsPort.Middleware(HandshakeTimeout));
             listen.UseHttps(new HttpsConnectionAdapterOptions
             {
@@ -72,6 +79,7 @@ internal static class ProxyEndpoints
             });
         }
 
-        listen.UseConnectionHandler<ProxyConnectionHandler>();
+        var http1 = ActivatorUtilities.GetServiceOrCreateInstance<ProxyConnectionHandler>(listen.ApplicationServices);
+        listen.Use(ProtocolSelection.Middleware(http1, certificate is not null, firstBytesTimeout));
     }
 }

@@ -93,6 +93,7 @@ public static class ProxyHost
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
             kestrel.AddServerHeader = false;
+            KestrelLimits.Apply(kestrel.Limits, options);
             ProxyEndpoints.Listen(kestrel, options, listeners);
             if (options.AdminUrls is not null)
             {
@@ -123,6 +124,7 @@ public static class ProxyHost
             ProxyLog.UnknownKey(configurationLog, key, source, nearest);
         }
 
+        Http2Pipeline.Use(app);
         if (options.AdminUrls is not null)
         {
             AdminEndpoints.Map(app);

@@ -1,6 +1,7 @@
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Diagnostics.AccessLogging;
+using LLRP.Http2;
 using LLRP.Proxy;
 using LLRP.Upstream;
 using LLRP.Routing;
@@ -36,6 +37,12 @@ internal static class ProxyServiceCollectionExtensions
         }
 
         services.AddHostedService<ActiveHealthProber>();
+        services.AddSingleton(provider => new Http2FrontEnd(
+            options,
+            provider.GetRequiredService<Router>(),
+            provider.GetRequiredService<ProxyMetrics>(),
+            provider.GetRequiredService<FailureLog>(),
+            HttpClientInvokers.Create(options, provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<DestinationCertificateCheck>())));
 
         if (options.Mode == ProxyMode.Raw)
         {

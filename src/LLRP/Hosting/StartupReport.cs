@@ -161,8 +161,24 @@ public static class StartupReport
             (K.AccessLog, options.AccessLog ?? "off"),
             (K.AccessLogFormat, options.AccessLogFormat == AccessLogFormat.Json ? "json" : "combined"),
             (K.AccessLogBufferSize, Number(options.AccessLogBufferSize)));
+        Http2(text, options.Http2);
         Tls(text, options);
         return text.ToString().TrimEnd();
+    }
+
+    /// <summary>
+    /// The HTTP/2 front end: h2c (prior knowledge) and ALPN h2 on every proxy url, forwarded over HttpClient in every mode
+    /// (SocketsHttpHandler, several HTTP/2 connections per destination), and its limits.
+    /// </summary>
+    private static void Http2(StringBuilder text, Http2Settings http2)
+    {
+        text.AppendLine("  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; forwarded over HttpClient in every mode)");
+        Line(text,
+            (K.Http2MaxConcurrentStreams, Number(http2.MaxConcurrentStreams)),
+            (K.Http2MaxHeaderFieldSize, Number(http2.MaxHeaderFieldSize)),
+            (K.Http2MaxFrameSize, Number(http2.MaxFrameSize)),
+            (K.Http2InitialConnectionWindowSize, Number(http2.InitialConnectionWindowSize)),
+            (K.Http2InitialStreamWindowSize, Number(http2.InitialStreamWindowSize)));
     }
 
     /// <summary>The certificate of the https urls (never its password), and a warning when destination certificates go unchecked.</summary>

@@ -44,6 +44,12 @@ internal sealed class RequestRewriter
     }
 
     /// <summary>
+    /// The entry appended to <c>Via</c> when the request was received in another protocol than its head says (an HTTP/2
+    /// request's head is rendered as HTTP/1.1); null takes the head's version.
+    /// </summary>
+    public byte[]? ViaEntry { get; init; }
+
+    /// <summary>
     /// Points the rules at another route and destination: the destination's authority for <c>Host</c> and its path prefix
     /// for the target, the route's transforms for the rest.
     /// </summary>
@@ -219,7 +225,7 @@ internal sealed class RequestRewriter
 
         if (_settings.AddVia)
         {
-            sink.Field("Via"u8, JoinList(head, FieldKind.Via, head.IsHttp10 ? "1.0 llrp"u8 : "1.1 llrp"u8));
+            sink.Field("Via"u8, JoinList(head, FieldKind.Via, ViaEntry is { } via ? via : head.IsHttp10 ? "1.0 llrp"u8 : "1.1 llrp"u8));
         }
     }
 

@@ -76,18 +76,29 @@ internal static class ResponseHeadWriter
     private static void WriteStartAndFields<TWriter>(ref BufferWriter<TWriter> writer, ResponseHead head, ResponseTransforms transforms)
         where TWriter : IBufferWriter<byte>
     {
-        var source = head.Source.Span;
         writer.Write("HTTP/1.1 "u8);
         writer.WriteDecimal(head.StatusCode);
         writer.Write(" "u8);
         writer.Write(head.Reason);
         writer.Write("\r\n"u8);
+        WriteFields(head, transforms, ref writer);
+    }
+
+    /// <summary>
+    /// Gives <paramref name="sink"/> the fields of <paramref name="head"/> that reach the client, for every front end:
+    /// hop-by-hop fields (with those <c>Connection</c> names) and <c>Content-Length</c> dropped (framing is the client
+    /// protocol's own), then the route's response transforms applied.
+    /// </summary>
+    public static void WriteFields<TSink>(ResponseHead head, ResponseTransforms transforms, ref TSink sink)
+        where TSink : IFieldSink, allows ref struct
+    {
+        var source = head.Source.Span;
         foreach (ref readonly var field in head.Fields)
         {
             if (!KnownFields.IsHopByHop(field.Kind) && field.Kind != FieldKind.ContentLength
                 && (transforms.IsEmpty || !transforms.DropsField(field.Name(source), head.StatusCode)))
             {
-                writer.Field(field.Name(source), field.Value(source));
+                sink.Field(field.Name(source), field.Value(source));
             }
         }
 
@@ -95,7 +106,7 @@ internal static class ResponseHeadWriter
         {
             if (step.Action != TransformAction.Remove && step.AppliesTo(head.StatusCode))
             {
-                writer.Field(step.Name, step.Value);
+                sink.Field(step.Name, step.Value);
             }
         }
     }

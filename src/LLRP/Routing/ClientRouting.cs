@@ -24,10 +24,10 @@ namespace LLRP.Routing;
 /// <param name="router">The current routes and clusters.</param>
 /// <param name="forwarder">The connection's forwarder, made ready for each batch's destination.</param>
 /// <param name="rewriter">The connection's forwarding rules, pointed at each batch's route and destination.</param>
-/// <param name="response">The connection's response writer, given each batch's response transforms.</param>
+/// <param name="response">Where the batch's response is written, given its route's response transforms and affinity binding.</param>
 /// <param name="services">What every connection's routing shares.</param>
 /// <param name="defaultPort">The port a <c>Host</c> without one means on this connection: 80, or 443 over TLS.</param>
-internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, RequestRewriter rewriter, ClientResponseWriter response, RoutingServices services, int defaultPort)
+internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, RequestRewriter rewriter, IRoutedResponse response, RoutingServices services, int defaultPort)
 {
     /// <summary>The route of the batch being forwarded.</summary>
     private Route? _route;

@@ -1,4 +1,3 @@
-using System.Net.Security;
 using System.Net.Sockets;
 using LLRP.FunctionalTests.Infrastructure;
 using LLRP.Testing;
@@ -57,25 +56,6 @@ public sealed class HttpsListenerTests : IDisposable
         }
 
         Assert.Equal(["https", "http"], origin.Requests.Select(request => request.Head.Get("X-Forwarded-Proto")));
-    }
-
-    [Fact]
-    public async Task Alpn_OnlyHttp11Offered()
-    {
-        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled, TestHosts.HttpsListener(_certificate));
-        using var socket = new Socket(SocketType.Stream, ProtocolType.Tcp);
-        await Deadline.RunAsync(token => socket.ConnectAsync("127.0.0.1", proxy.Port, token), "Connecting");
-        await using var tls = new SslStream(new NetworkStream(socket));
-
-        await Deadline.RunAsync(token => new ValueTask(tls.AuthenticateAsClientAsync(new SslClientAuthenticationOptions
-        {
-            TargetHost = "localhost",
-            ApplicationProtocols = [SslApplicationProtocol.Http2, SslApplicationProtocol.Http11],
-            RemoteCertificateValidationCallback = (_, _, _, _) => true,
-        }, token)), "The TLS handshake");
-
-        Assert.Equal(SslApplicationProtocol.Http11, tls.NegotiatedApplicationProtocol);
     }
 
     // The TLS middleware runs before the proxy's handler: a client that starts a TLS record but is not speaking TLS is

@@ -95,15 +95,10 @@ public sealed class ClusterRefusalTests
         => Refused(Cluster + ":SessionAffinity:Policy", $"\"{policy}\"", "Cookie or CustomHeader");
 
     [Theory]
-    [InlineData("\"2\"")]
-    [InlineData("\"2.0\"")]
+    [InlineData("\"1.0\"")]
     [InlineData("\"3\"")]
-    public void Read_HttpVersionOtherThan11_RefusedUntilHttp2(string version)
-        => Refused(Cluster + ":HttpRequest:Version", version, "HTTP/2");
-
-    [Fact]
-    public void Read_VersionOrHigher_RefusedUntilHttp2()
-        => Refused(Cluster + ":HttpRequest:VersionPolicy", "\"RequestVersionOrHigher\"", "HTTP/2");
+    public void Read_HttpVersionNeither11Nor2_Refused(string version)
+        => Refused(Cluster + ":HttpRequest:Version", version, "1.1, or 2 (2.0)");
 
     [Fact]
     public void Read_PassiveEnabledWithoutThreshold_Refused()
@@ -168,6 +163,20 @@ public sealed class ClusterRefusalTests
         var json = ReverseProxyFiles.With(ReverseProxyFiles.MinimalWith(Cluster + ":LoadBalancingPolicy", $"\"{policy}\""), Cluster + ":Destinations:one:Metadata:Llrp.Weight", "\"2\"");
 
         Assert.Equal(2, Assert.Single(Assert.Single(ReverseProxyFiles.Routing(json).Clusters).Destinations).Weight);
+    }
+
+    // YARP's spellings of the version, and its three policies; unset, HTTP/1.1 (YARP's 2.0 with fall-back becomes it).
+    [Theory]
+    [InlineData("\"2\"", "\"RequestVersionExact\"", "2.0", HttpVersionPolicy.RequestVersionExact)]
+    [InlineData("\"2.0\"", "\"RequestVersionOrLower\"", "2.0", HttpVersionPolicy.RequestVersionOrLower)]
+    [InlineData("\"1.1\"", "\"RequestVersionOrHigher\"", "1.1", HttpVersionPolicy.RequestVersionOrHigher)]
+    [InlineData(null, null, "1.1", HttpVersionPolicy.RequestVersionOrLower)]
+    public void Read_HttpVersionAndPolicy_Taken(string? version, string? policy, string expected, HttpVersionPolicy expectedPolicy)
+    {
+        var json = ReverseProxyFiles.With(ReverseProxyFiles.MinimalWith(Cluster + ":HttpRequest:Version", version), Cluster + ":HttpRequest:VersionPolicy", policy);
+
+        var cluster = Assert.Single(ReverseProxyFiles.Routing(json).Clusters);
+        Assert.Equal((Version.Parse(expected), expectedPolicy), (cluster.HttpVersion, cluster.VersionPolicy));
     }
 
     [Fact]

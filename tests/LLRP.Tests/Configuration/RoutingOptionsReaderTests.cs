@@ -137,7 +137,10 @@ public sealed class RoutingOptionsReaderTests
             MaxQueuedPerDestination: 50,
             QueueTimeout: TimeSpan.FromMilliseconds(1500),
             ResponseHeadersTimeout: TimeSpan.FromSeconds(30),
-            DangerousAcceptAnyServerCertificate: true);
+            DangerousAcceptAnyServerCertificate: true)
+        {
+            VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+        };
         Assert.Equal(expected, api);
 
         var files = routing.Clusters[1];

@@ -34,4 +34,14 @@ public sealed record ClusterOptions(
     int MaxQueuedPerDestination,
     TimeSpan QueueTimeout,
     TimeSpan ResponseHeadersTimeout,
-    bool DangerousAcceptAnyServerCertificate);
+    bool DangerousAcceptAnyServerCertificate)
+{
+    /// <summary>
+    /// The HTTP version asked of its destinations (<c>HttpRequest:Version</c>): 1.1 unless set. HTTP/2 clients' requests
+    /// are sent with it in every mode; HTTP/1.1 clients' requests go over HTTP/1.1.
+    /// </summary>
+    public Version HttpVersion { get; init; } = System.Net.HttpVersion.Version11;
+
+    /// <summary>How strictly <see cref="HttpVersion"/> is asked (<c>HttpRequest:VersionPolicy</c>, YARP's meanings).</summary>
+    public HttpVersionPolicy VersionPolicy { get; init; } = HttpVersionPolicy.RequestVersionOrLower;
+}

@@ -37,7 +37,8 @@ internal static class ClusterReader
         var (passive, active, available) = HealthCheckReader.Read(cluster.GetSection("HealthCheck"), metadata, defaults);
         var affinity = SessionAffinityReader.Read(cluster.GetSection("SessionAffinity"));
         var (maxConnections, acceptAnyCertificate) = ReadHttpClient(cluster.GetSection("HttpClient"), defaults);
-        var responseHeadersTimeout = ReadHttpRequest(cluster.GetSection("HttpRequest")) ?? defaults.ResponseHeadersTimeout;
+        var (activityTimeout, version, versionPolicy) = ReadHttpRequest(cluster.GetSection("HttpRequest"));
+        var responseHeadersTimeout = activityTimeout ?? defaults.ResponseHeadersTimeout;
         var queueTimeoutMs = SectionValue.Int(metadata.GetSection(ReverseProxyKeys.QueueTimeout), 1);
         return new ClusterOptions(
             cluster.Key,
@@ -52,7 +53,11 @@ internal static class ClusterReader
             SectionValue.Int(metadata.GetSection(ReverseProxyKeys.MaxQueued), 0) ?? defaults.MaxQueuedPerDestination,
             queueTimeoutMs is { } ms ? TimeSpan.FromMilliseconds(ms) : defaults.QueueTimeout,
             responseHeadersTimeout,
-            acceptAnyCertificate);
+            acceptAnyCertificate)
+        {
+            HttpVersion = version,
+            VersionPolicy = versionPolicy,
+        };
     }
 
     private static (int MaxConnections, bool AcceptAnyCertificate) ReadHttpClient(IConfigurationSection httpClient, ProxyOptions defaults)
@@ -65,25 +70,27 @@ internal static class ClusterReader
     }
 
     /// <summary>
-    /// <c>ActivityTimeout</c>, the response head's timeout; <c>Version</c> 1.1 only, and <c>VersionPolicy</c> that keeps it
-    /// (YARP's default, HTTP/2 with fall-back, becomes HTTP/1.1: HTTP/2 to destinations comes later).
+    /// <c>ActivityTimeout</c>, the response head's timeout; <c>Version</c> <c>1.1</c> or <c>2</c> (<c>2.0</c>), and
+    /// <c>VersionPolicy</c> with YARP's meanings. Unset, the version is 1.1 (YARP's 2.0 with fall-back becomes HTTP/1.1):
+    /// HTTP/2 to a destination is asked for, by ALPN over TLS and by prior knowledge (h2c) with <c>RequestVersionExact</c>.
     /// </summary>
-    private static TimeSpan? ReadHttpRequest(IConfigurationSection httpRequest)
+    private static (TimeSpan? ActivityTimeout, Version Version, HttpVersionPolicy Policy) ReadHttpRequest(IConfigurationSection httpRequest)
     {
         SectionValue.Children(httpRequest, "a section with ActivityTimeout, Version, VersionPolicy");
         SectionKeys.Check(httpRequest, ["ActivityTimeout", "Version", "VersionPolicy"], UnsupportedHttpRequest);
-        var version = httpRequest.GetSection("Version");
-        if (SectionValue.String(version) is { } value && value.Trim() != "1.1")
+        var versionSection = httpRequest.GetSection("Version");
+        var version = SectionValue.String(versionSection)?.Trim() switch
         {
-            throw SectionValue.Error(version, "1.1: HTTP/2 and HTTP/3 to destinations are not supported by LLRP yet (they come later)");
-        }
-
-        var policy = httpRequest.GetSection("VersionPolicy");
-        if (SectionValue.OneOf(policy, "RequestVersionOrLower", "RequestVersionExact", "RequestVersionOrHigher") == 2)
+            null or "1.1" => System.Net.HttpVersion.Version11,
+            "2" or "2.0" => System.Net.HttpVersion.Version20,
+            _ => throw SectionValue.Error(versionSection, "1.1, or 2 (2.0): HTTP/1.0 and HTTP/3 to destinations are not supported by LLRP"),
+        };
+        var policy = SectionValue.OneOf(httpRequest.GetSection("VersionPolicy"), "RequestVersionOrLower", "RequestVersionExact", "RequestVersionOrHigher") switch
         {
-            throw SectionValue.Error(policy, "RequestVersionOrLower or RequestVersionExact: LLRP speaks HTTP/1.1 to destinations (HTTP/2 comes later)");
-        }
-
-        return SectionValue.Duration(httpRequest.GetSection("ActivityTimeout"));
+            1 => HttpVersionPolicy.RequestVersionExact,
+            2 => HttpVersionPolicy.RequestVersionOrHigher,
+            _ => HttpVersionPolicy.RequestVersionOrLower,
+        };
+        return (SectionValue.Duration(httpRequest.GetSection("ActivityTimeout")), version, policy);
     }
 }

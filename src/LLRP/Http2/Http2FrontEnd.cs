@@ -1,0 +1,134 @@
+using System.Diagnostics;
+using System.Net;
+using LLRP.Configuration;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+using LLRP.Proxy;
+using LLRP.Routing;
+using LLRP.Upstream;
+using LLRP.Upstream.HttpClient;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
+
+namespace LLRP.Http2;
+
+/// <summary>
+/// The HTTP/2 front end: each request stream Kestrel's HTTP/2 server decodes on a proxy listener (handed over by
+/// <see cref="ProtocolSelection"/>) goes through the same steps as an HTTP/1.1 request, with the same code:
+/// 1. its head is rendered as HTTP/1.1 and parsed with the HTTP/1.1 front end's parser and limits
+///    (<see cref="RenderedRequestHead"/>); a refused head is answered with its status;
+/// 2. <see cref="ClientRouting"/> matches its route, picks the destination (balancing, affinity, slot, retries elsewhere,
+///    passive health) and points the <see cref="RequestRewriter"/> at it;
+/// 3. <see cref="StreamForwarder"/> carries it over HttpClient in every mode (HTTP/1.1 or HTTP/2 to the destination, as
+///    its cluster asks) and relays the response as it comes;
+/// 4. a failure is reported once and answered with <see cref="ErrorPolicy"/>'s status before the response started
+///    (<see cref="StreamAnswers"/>), or resets the stream (RST_STREAM) after.
+/// </summary>
+internal sealed class Http2FrontEnd(ProxyOptions options, Router router, ProxyMetrics metrics, FailureLog failureLog, HttpMessageInvoker invoker)
+{
+    private static readonly byte[] HttpScheme = "http"u8.ToArray();
+    private static readonly byte[] HttpsScheme = "https"u8.ToArray();
+
+    /// <summary>What <c>Via</c> gets for a request received over HTTP/2 (RFC 9110 §7.6.3: the protocol version received).</summary>
+    private static readonly byte[] ViaEntry = "2 llrp"u8.ToArray();
+
+    private readonly RequestLimits _limits = ClientSessionServices.RequestLimitsOf(options);
+    private readonly RewriteSettings _rewrite = ClientSessionServices.RewriteSettingsOf(options);
+    private readonly RoutingServices _routing = new(metrics, failureLog, options.RetryUnsentAnyMethod);
+
+    public async Task HandleAsync(HttpContext context)
+    {
+        var start = Stopwatch.GetTimestamp();
+        if (HttpMethods.IsConnect(context.Request.Method))
+        {
+            await StreamAnswers.ConnectRefusedAsync(context);
+            return;
+        }
+
+        if (ConnectionSpecificFields.In(context.Request.Headers))
+        {
+            context.Features.GetRequiredFeature<IHttpResetFeature>().Reset(ConnectionSpecificFields.ProtocolError);
+            return;
+        }
+
+        RequestHead head;
+        try
+        {
+            head = new RenderedRequestHead().Parse(context, _limits);
+        }
+        catch (HttpMessageException e)
+        {
+            failureLog.RequestRejected(context.Connection.RemoteIpAddress is { } address ? new IPEndPoint(address, context.Connection.RemotePort) : null, e.Reason);
+            metrics.RequestRejected(e.Reason);
+            await StreamAnswers.RejectedAsync(context, e.Reason);
+            return;
+        }
+
+        var tls = context.Request.IsHttps;
+        var rewriter = new RequestRewriter([], [], ClientAddress.Of(RemoteEndPoint(context)), tls ? HttpsScheme : HttpScheme, _rewrite) { ViaEntry = ViaEntry };
+        await using var forwarder = new StreamForwarder(context, rewriter, invoker, options.MaxResponseHeadersTotalSize);
+        var routing = new ClientRouting(router, forwarder, rewriter, forwarder, _routing, tls ? 443 : 80);
+        if (!routing.IsRoutable(head))
+        {
+            metrics.RequestRejected(RejectionReason.DotSegmentInPath);
+            await StreamAnswers.RejectedAsync(context, RejectionReason.DotSegmentInPath);
+            return;
+        }
+
+        if (routing.Match(head) is not { } route)
+        {
+            metrics.RequestUnrouted();
+            await StreamAnswers.ForwardingFailedAsync(context, ForwarderError.NoRoute, 0);
+            return;
+        }
+
+        var error = await ForwardAsync(routing, route, head, forwarder);
+        if (error == ForwarderError.None)
+        {
+            metrics.RequestCompleted(start, routing.Destination!.Tag, forwarder.Status, ProxyMetrics.Http2);
+            return;
+        }
+
+        if (ErrorPolicy.IsReported(error) && !context.RequestAborted.IsCancellationRequested)
+        {
+            var destination = error == ForwarderError.NoHealthyDestination ? null : routing.Destination;
+            failureLog.ForwardingFailed(destination?.Name ?? "(no destination available)", error);
+            metrics.ForwardingFailed(error, destination?.Tag ?? default);
+        }
+
+        if (context.Response.HasStarted || ErrorPolicy.StatusCode(error) == 0)
+        {
+            context.Abort();
+            return;
+        }
+
+        context.Response.Clear();
+        await StreamAnswers.ForwardingFailedAsync(context, error, routing.RetryAfterSeconds());
+    }
+
+    /// <summary>Picks the destination, forwards, and tries another destination while the failure allows it; the slot is given back on every path.</summary>
+    private static async ValueTask<ForwarderError> ForwardAsync(ClientRouting routing, Routing.Route route, RequestHead head, StreamForwarder forwarder)
+    {
+        var body = head.Framing == BodyFraming.None ? BodyKind.None : BodyKind.Streaming;
+        var error = await routing.BeginAsync(route, head.IsIdempotent, head);
+        while (error == ForwarderError.None)
+        {
+            forwarder.Version = (route.Cluster.Options.HttpVersion, route.Cluster.Options.VersionPolicy);
+            forwarder.Add(head, default, 0, 0, body);
+            var result = await forwarder.ForwardAsync(null);
+            routing.Report(result.Error, result.Completed);
+            if (!routing.IsUnanswered(result, head.IsIdempotent))
+            {
+                routing.Release();
+                return result.Error;
+            }
+
+            error = await routing.RetryElsewhereAsync(result.Error, head.IsIdempotent);
+        }
+
+        return error;
+    }
+
+    private static IPEndPoint? RemoteEndPoint(HttpContext context)
+        => context.Features.Get<IHttpConnectionFeature>() is { RemoteIpAddress: { } address } connection ? new IPEndPoint(address, connection.RemotePort) : null;
+}

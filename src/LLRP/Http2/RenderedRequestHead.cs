@@ -1,0 +1,64 @@
+using System.Buffers;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
+
+namespace LLRP.Http2;
+
+/// <summary>
+/// The head of a request Kestrel's HTTP/2 server decoded (as strings) written out as HTTP/1.1 bytes and parsed back by
+/// <see cref="RequestHeadParser"/>, so HTTP/2 requests are routed, limited and rewritten by the same rules and code as
+/// HTTP/1.1 ones: <c>:method</c> and <c>:path</c> (as received) make the request line, <c>:authority</c> the
+/// <c>Host</c> (Kestrel puts it there), then every field in order. A body the client may still send without a
+/// <c>content-length</c> is marked chunked, so the head says a body follows. One per request stream.
+/// </summary>
+internal sealed class RenderedRequestHead
+{
+    private readonly ArrayBufferWriter<byte> _bytes = new(1024);
+
+    public RequestHead Head { get; } = new();
+
+    /// <exception cref="HttpMessageException">The request is one the HTTP/1.1 front end refuses, or over <paramref name="limits"/>.</exception>
+    public RequestHead Parse(HttpContext context, in RequestLimits limits)
+    {
+        _bytes.ResetWrittenCount();
+        var request = context.Request;
+        var writer = new BufferWriter<ArrayBufferWriter<byte>>(_bytes, 256);
+        writer.WriteLatin1(request.Method);
+        writer.Write(" "u8);
+        writer.WriteLatin1(context.Features.GetRequiredFeature<IHttpRequestFeature>().RawTarget);
+        writer.Write(" HTTP/1.1\r\n"u8);
+        writer.Commit();
+        foreach (var (name, values) in request.Headers)
+        {
+            foreach (var value in values)
+            {
+                Add(name, value);
+            }
+        }
+
+        if (request.ContentLength is null && context.Features.Get<IHttpRequestBodyDetectionFeature>()?.CanHaveBody == true)
+        {
+            Add("Transfer-Encoding", "chunked");
+        }
+
+        _bytes.Write("\r\n"u8);
+        if (!RequestHeadParser.TryParse(new ReadOnlySequence<byte>(_bytes.WrittenMemory), Head, limits, out _))
+        {
+            HttpMessageException.Throw(RejectionReason.InvalidRequestLine);
+        }
+
+        return Head;
+    }
+
+    private void Add(string name, string? value)
+    {
+        var writer = new BufferWriter<ArrayBufferWriter<byte>>(_bytes, name.Length + (value?.Length ?? 0) + 4);
+        writer.WriteLatin1(name);
+        writer.Write(": "u8);
+        writer.WriteLatin1(value ?? string.Empty);
+        writer.Write("\r\n"u8);
+        writer.Commit();
+    }
+}

@@ -1,0 +1,28 @@
+using System.Text;
+using LLRP.Http1;
+using Microsoft.AspNetCore.Http;
+
+namespace LLRP.Upstream.HttpClient;
+
+/// <summary>Adds the fields it is given to an <see cref="IHeaderDictionary"/> (an HTTP/2 response's), values byte for byte (Latin-1).</summary>
+internal readonly struct HeaderDictionarySink(IHeaderDictionary headers) : IFieldSink
+{
+    public void Field(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
+        => headers.Append(Encoding.Latin1.GetString(name), Encoding.Latin1.GetString(value));
+
+    /// <summary>Adds whole field lines (<c>Name: value\r\n</c>, each), as the session affinity's binding is kept.</summary>
+    public void Lines(ReadOnlySpan<byte> lines)
+    {
+        while (lines.IndexOf("\r\n"u8) is var end and > 0)
+        {
+            var line = lines[..end];
+            var colon = line.IndexOf((byte)':');
+            if (colon > 0)
+            {
+                Field(line[..colon], line[(colon + 1)..].Trim((byte)' '));
+            }
+
+            lines = lines[(end + 2)..];
+        }
+    }
+}

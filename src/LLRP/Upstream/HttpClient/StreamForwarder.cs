@@ -1,0 +1,200 @@
+using System.Buffers;
+using System.Net;
+using LLRP.ClientSide;
+using LLRP.Configuration;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+using LLRP.Http1.Transforms;
+using Microsoft.AspNetCore.Http;
+
+namespace LLRP.Upstream.HttpClient;
+
+/// <summary>
+/// Carries one request stream of an HTTP/2 client (an <see cref="HttpContext"/> of Kestrel's HTTP/2 server) over
+/// HttpClient, in every mode:
+/// 1. <see cref="Add"/> fills an <see cref="HttpRequestMessage"/> from the request's head with the
+///    <see cref="RequestRewriter"/>'s target and fields (the HTTP/1.1 front end's rules), its body streamed as it arrives
+///    (<see cref="StreamRequestContent"/>);
+/// 2. <see cref="ForwardAsync"/> sends it, the cluster's response headers timeout running until the head is in, and the
+///    client's reset cancelling it at any time;
+/// 3. the response head is validated with raw mode's rules (<see cref="ResponseMessageHead"/>) and its fields pass
+///    <see cref="ResponseHeadWriter.WriteFields"/>; the body is flushed to the client as it comes, then the trailers.
+/// Failures are returned: before the response started the front end answers them, after it the stream is reset.
+/// </summary>
+/// <param name="context">The request stream.</param>
+/// <param name="rewriter">The forwarding rules, pointed at the destination by the routing.</param>
+/// <param name="invoker">The HttpClient end every HTTP/2 client shares.</param>
+/// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
+internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewriter, HttpMessageInvoker invoker, int maxResponseHeadSize)
+    : IRequestForwarder, IRoutedResponse
+{
+    private const int ResponseBufferSize = 16 * 1024;
+
+    private readonly FieldStringCache _strings = new();
+    private readonly TargetUriCache _uris = new();
+    private readonly ArrayBufferWriter<byte> _target = new(256);
+    private readonly RenderedResponseHead _responseHead = new();
+    private DestinationEndpoint? _destination;
+    private TimeSpan _responseHeadersTimeout;
+    private HttpRequestMessage? _message;
+    private MethodCache _methods;
+    private bool _isHead;
+
+    public ForwarderTraits Traits => ForwarderTraits.HttpClient;
+
+    /// <summary>The HTTP version asked of the destination, and how strictly (its cluster's <c>HttpRequest</c>).</summary>
+    public (Version Version, HttpVersionPolicy Policy) Version { get; set; } = (HttpVersion.Version11, HttpVersionPolicy.RequestVersionExact);
+
+    public ResponseTransforms Transforms { private get; set; } = ResponseTransforms.None;
+
+    public byte[] AffinityLine { private get; set; } = [];
+
+    /// <summary>The status of the last response forwarded, for the metrics.</summary>
+    public int Status { get; private set; }
+
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
+    {
+        _destination = destination;
+        _responseHeadersTimeout = responseHeadersTimeout;
+        _uris.Retarget(destination);
+        return ValueTask.FromResult(ForwarderError.None);
+    }
+
+    public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
+    {
+        _message?.Dispose();
+        var request = _message = new HttpRequestMessage
+        {
+            Method = _methods.Get(head.Method),
+            RequestUri = _uris.Get(rewriter.RenderTarget(head, _target)),
+            Version = Version.Version,
+            VersionPolicy = Version.Policy,
+        };
+        if (body != BodyKind.None)
+        {
+            request.Content = new StreamRequestContent(context.Request.Body, context.RequestAborted);
+            request.Content.Headers.ContentLength = head.Framing == BodyFraming.ContentLength ? head.ContentLength : null;
+        }
+
+        var fields = new MessageFieldSink(request, _strings, _destination!.Authority, static () => new ByteArrayContent([]));
+        rewriter.WriteFields(head, ref fields);
+        _isHead = head.IsHeadMethod;
+    }
+
+    public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
+    {
+        var message = _message!;
+        var clientAborted = context.RequestAborted;
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(clientAborted);
+        timeout.CancelAfter(_responseHeadersTimeout);
+        HttpResponseMessage response;
+        try
+        {
+            response = await invoker.SendAsync(message, timeout.Token);
+        }
+        catch (Exception e)
+        {
+            return ForwardResult.Failed(0, clientAborted.IsCancellationRequested ? ForwarderError.ClientAborted : UpstreamFailures.Classify(e), started: false);
+        }
+
+        using (response)
+        {
+            timeout.CancelAfter(Timeout.InfiniteTimeSpan);
+            return await RelayAsync(response, clientAborted);
+        }
+    }
+
+    private async ValueTask<ForwardResult> RelayAsync(HttpResponseMessage response, CancellationToken clientAborted)
+    {
+        ResponseHead head;
+        try
+        {
+            head = ResponseMessageHead.Parse(response, _responseHead, maxResponseHeadSize);
+        }
+        catch (HttpMessageException)
+        {
+            return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
+        }
+
+        if (head.IsInterim)
+        {
+            // No upgrade is asked over HTTP/2 (RFC 9113 §8.6): a 1xx that HttpClient returns is one no client asked for.
+            return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
+        }
+
+        var client = context.Response;
+        client.StatusCode = Status = head.StatusCode;
+        var sink = new HeaderDictionarySink(client.Headers);
+        ResponseHeadWriter.WriteFields(head, Transforms, ref sink);
+        sink.Lines(AffinityLine);
+        var hasBody = !_isHead && head.StatusCode is not (204 or 304);
+        if (head.Framing == BodyFraming.ContentLength && head.StatusCode != 204)
+        {
+            client.ContentLength = head.ContentLength;
+        }
+
+        if (hasBody && await CopyBodyAsync(await response.Content.ReadAsStreamAsync(clientAborted), client, clientAborted) is var error and not ForwarderError.None)
+        {
+            return ForwardResult.Failed(0, error, started: true);
+        }
+
+        if (response.TrailingHeaders.NonValidated.Count > 0 && client.SupportsTrailers())
+        {
+            foreach (var (name, values) in response.TrailingHeaders.NonValidated)
+            {
+                foreach (var value in values)
+                {
+                    client.AppendTrailer(name, value);
+                }
+            }
+        }
+
+        return new ForwardResult(1, ForwarderError.None, Started: true, CloseClient: false);
+    }
+
+    /// <summary>Streams the response body to the client, flushing whenever the destination has nothing more ready.</summary>
+    /// <returns>None; ResponseBodyFailed when the destination failed mid-body; ClientAborted when the client reset its stream.</returns>
+    private static async ValueTask<ForwarderError> CopyBodyAsync(Stream source, HttpResponse client, CancellationToken clientAborted)
+    {
+        var buffer = ArrayPool<byte>.Shared.Rent(ResponseBufferSize);
+        var output = client.BodyWriter;
+        try
+        {
+            while (true)
+            {
+                int count;
+                try
+                {
+                    var read = source.ReadAsync(buffer, clientAborted);
+                    if (!read.IsCompleted && (await output.FlushAsync(clientAborted)).IsCanceled)
+                    {
+                        return ForwarderError.ClientAborted;
+                    }
+
+                    count = await read;
+                }
+                catch (Exception e) when (HttpClientExchange.IsResponseReadFailure(e))
+                {
+                    return clientAborted.IsCancellationRequested ? ForwarderError.ClientAborted : ForwarderError.ResponseBodyFailed;
+                }
+
+                if (count == 0)
+                {
+                    return ForwarderError.None;
+                }
+
+                output.Write(buffer.AsSpan(0, count));
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _message?.Dispose();
+        return default;
+    }
+}
