@@ -34,4 +34,11 @@ public sealed record ClusterOptions(
     int MaxQueuedPerDestination,
     TimeSpan QueueTimeout,
     TimeSpan ResponseHeadersTimeout,
-    bool DangerousAcceptAnyServerCertificate);
+    bool DangerousAcceptAnyServerCertificate)
+{
+    /// <summary>The PROXY protocol header sent first on each upstream connection to its destinations (<c>Metadata:Llrp.ProxyProtocol</c>); none unless given.</summary>
+    public ProxyProtocolVersion ProxyProtocol { get; init; }
+
+    /// <summary>Its destinations are <c>tcp://host:port</c>: only TCP routes take it.</summary>
+    public bool IsTcp => Destinations is [{ Endpoint.IsTcp: true }, ..];
+}

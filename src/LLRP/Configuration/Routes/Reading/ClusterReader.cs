@@ -10,7 +10,7 @@ namespace LLRP.Configuration.Routes.Reading;
 internal static class ClusterReader
 {
     private static readonly string[] Keys = ["Destinations", "LoadBalancingPolicy", "SessionAffinity", "HealthCheck", "HttpClient", "HttpRequest", "Metadata"];
-    private static readonly string[] MetadataKeys = [ReverseProxyKeys.Retries, ReverseProxyKeys.MaxQueued, ReverseProxyKeys.QueueTimeout, ReverseProxyKeys.PassiveFailures, ReverseProxyKeys.ActiveHealthy];
+    private static readonly string[] MetadataKeys = [ReverseProxyKeys.Retries, ReverseProxyKeys.MaxQueued, ReverseProxyKeys.QueueTimeout, ReverseProxyKeys.PassiveFailures, ReverseProxyKeys.ActiveHealthy, ReverseProxyKeys.ProxyProtocol];
 
     private static readonly Dictionary<string, string> UnsupportedHttpClient = new(StringComparer.OrdinalIgnoreCase)
     {
@@ -35,7 +35,13 @@ internal static class ClusterReader
         var balancing = SectionValue.Enum<BalancingPolicy>(balancingSection) ?? defaults.Balancing;
         var destinations = DestinationReader.Read(cluster.GetSection("Destinations"), balancing, balancingSection);
         var (passive, active, available) = HealthCheckReader.Read(cluster.GetSection("HealthCheck"), metadata, defaults);
-        var affinity = SessionAffinityReader.Read(cluster.GetSection("SessionAffinity"));
+        var affinitySection = cluster.GetSection("SessionAffinity");
+        var affinity = SessionAffinityReader.Read(affinitySection);
+        if (affinity is not null && destinations[0].Endpoint.IsTcp)
+        {
+            throw SectionValue.Error(affinitySection, "no SessionAffinity in a cluster of tcp:// destinations: its connections carry no cookie or header to be bound by");
+        }
+
         var (maxConnections, acceptAnyCertificate) = ReadHttpClient(cluster.GetSection("HttpClient"), defaults);
         var responseHeadersTimeout = ReadHttpRequest(cluster.GetSection("HttpRequest")) ?? defaults.ResponseHeadersTimeout;
         var queueTimeoutMs = SectionValue.Int(metadata.GetSection(ReverseProxyKeys.QueueTimeout), 1);
@@ -52,7 +58,15 @@ internal static class ClusterReader
             SectionValue.Int(metadata.GetSection(ReverseProxyKeys.MaxQueued), 0) ?? defaults.MaxQueuedPerDestination,
             queueTimeoutMs is { } ms ? TimeSpan.FromMilliseconds(ms) : defaults.QueueTimeout,
             responseHeadersTimeout,
-            acceptAnyCertificate);
+            acceptAnyCertificate)
+        {
+            ProxyProtocol = SectionValue.OneOf(metadata.GetSection(ReverseProxyKeys.ProxyProtocol), "v1", "v2") switch
+            {
+                0 => ProxyProtocolVersion.V1,
+                1 => ProxyProtocolVersion.V2,
+                _ => ProxyProtocolVersion.None,
+            },
+        };
     }
 
     private static (int MaxConnections, bool AcceptAnyCertificate) ReadHttpClient(IConfigurationSection httpClient, ProxyOptions defaults)

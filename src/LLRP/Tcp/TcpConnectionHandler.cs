@@ -1,0 +1,90 @@
+using System.Diagnostics;
+using LLRP.ClientSide;
+using LLRP.Diagnostics.AccessLogging;
+using LLRP.Routing;
+using Microsoft.AspNetCore.Connections;
+
+namespace LLRP.Tcp;
+
+/// <summary>
+/// Kestrel hands every connection accepted on a TCP route's address here. Each one:
+/// 1. is closed at once past the route's <c>MaxConnections</c>;
+/// 2. is given a destination of the route's cluster, connected (<see cref="RelayRouting"/>: balancing, health, the
+///    destination's limit, another destination after a connect failure), or closed when none connects;
+/// 3. is relayed both ways (<see cref="TcpRelay"/>) until both sides are done;
+/// 4. is counted, and logged in one access log line.
+/// The route is looked up in the current table by each connection, so a reload's cluster and settings apply to the next one.
+/// </summary>
+/// <param name="routeId">The TCP route whose address this handler serves.</param>
+internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
+{
+    private int _open;
+
+    public async Task OnConnectedAsync(ConnectionContext connection)
+    {
+        var route = services.Router.Current.FindTcpRoute(routeId)
+            ?? throw new InvalidOperationException($"TCP route {routeId} is not in the routing table: a reload may not remove a TCP route whose address is bound.");
+        var start = Stopwatch.GetTimestamp();
+        var max = route.Options.MaxConnections;
+        if (max > 0 && Interlocked.Increment(ref _open) > max)
+        {
+            Interlocked.Decrement(ref _open);
+            services.Metrics.Refused(route.Tag, TcpAccessLog.Word(TcpRelayEnd.RouteLimit));
+            Log(connection, route, null, TcpRelayEnd.RouteLimit, 0, 0, start);
+            connection.Abort();
+            return;
+        }
+
+        try
+        {
+            await RelayAsync(connection, route, start);
+        }
+        finally
+        {
+            if (max > 0)
+            {
+                Interlocked.Decrement(ref _open);
+            }
+        }
+    }
+
+    private async Task RelayAsync(ConnectionContext connection, TcpRoute route, long start)
+    {
+        services.Metrics.Opened(route.Tag);
+        var timeout = route.Options.ConnectTimeout;
+        var target = await RelayRouting.ConnectAsync(route.Cluster, destination => services.Connector.ConnectAsync(destination, timeout), services.Routing);
+        if (target.Connection is not { } upstream)
+        {
+            services.Metrics.Refused(route.Tag, TcpAccessLog.Word(TcpRelayEnd.NoUpstream));
+            services.Metrics.Closed(route.Tag, 0, 0);
+            Log(connection, route, target.Destination?.Name, TcpRelayEnd.NoUpstream, 0, 0, start);
+            connection.Abort();
+            return;
+        }
+
+        var relay = new TcpRelay(connection, upstream, route.Options.IdleTimeout);
+        services.Relays.Add(relay);
+        try
+        {
+            await relay.RunAsync();
+        }
+        finally
+        {
+            services.Relays.Remove(relay);
+            target.Destination!.Exit();
+            services.Metrics.Closed(route.Tag, relay.FromClient, relay.ToClient);
+            Log(connection, route, target.Destination.Name, relay.End, relay.FromClient, relay.ToClient, start);
+        }
+    }
+
+    private void Log(ConnectionContext connection, TcpRoute route, string? destination, TcpRelayEnd end, long received, long sent, long start)
+        => services.AccessLog?.Write(new TcpSessionRecord(
+            ClientAddress.Of(connection.RemoteEndPoint),
+            DateTime.UtcNow,
+            route.Id,
+            destination,
+            received,
+            sent,
+            (long)Stopwatch.GetElapsedTime(start).TotalMilliseconds,
+            TcpAccessLog.Word(end)));
+}
