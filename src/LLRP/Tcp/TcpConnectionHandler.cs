@@ -8,7 +8,7 @@ namespace LLRP.Tcp;
 
 /// <summary>
 /// Kestrel hands every connection accepted on a TCP route's address here. Each one:
-/// 1. is closed at once past the route's <c>MaxConnections</c>;
+/// 1. is closed at once (FIN, as the handler returns) past the route's <c>MaxConnections</c>;
 /// 2. is given a destination of the route's cluster, connected (<see cref="RelayRouting"/>: balancing, health, the
 ///    destination's limit, another destination after a connect failure), or closed when none connects;
 /// 3. is relayed both ways (<see cref="TcpRelay"/>) until both sides are done;
@@ -31,7 +31,6 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
             Interlocked.Decrement(ref _open);
             services.Metrics.Refused(route.Tag, TcpAccessLog.Word(TcpRelayEnd.RouteLimit));
             Log(connection, route, null, TcpRelayEnd.RouteLimit, 0, 0, start);
-            connection.Abort();
             return;
         }
 
@@ -58,7 +57,6 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
             services.Metrics.Refused(route.Tag, TcpAccessLog.Word(TcpRelayEnd.NoUpstream));
             services.Metrics.Closed(route.Tag, 0, 0);
             Log(connection, route, target.Destination?.Name, TcpRelayEnd.NoUpstream, 0, 0, start);
-            connection.Abort();
             return;
         }
 

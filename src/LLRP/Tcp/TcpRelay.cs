@@ -14,8 +14,8 @@ namespace LLRP.Tcp;
 ///   relay holds none), sent on the client's socket (<see cref="IConnectionSocketFeature"/>), whose sending side is shut
 ///   down at the destination's end of stream, while the client may still send;
 /// - a reset on either side resets the other (SO_LINGER 0, then close): a peer never takes a cut stream for a complete one;
-/// - no byte either way for the idle timeout (<see cref="OnHeartbeat"/>), or the end of the shutdown timeout
-///   (<see cref="Stop"/>), closes both.
+/// - no byte either way for the idle timeout (<see cref="OnHeartbeat"/>) closes both with a FIN; Kestrel's abort of the
+///   client connection at the end of the shutdown timeout closes the upstream connection.
 /// The first end decides how the relay ended (<see cref="End"/>).
 /// </summary>
 internal sealed class TcpRelay
@@ -31,6 +31,7 @@ internal sealed class TcpRelay
     private int _end = -1;
     private long _fromClient;
     private long _toClient;
+    private bool _sendingToClient;
 
     public TcpRelay(ConnectionContext client, Socket upstream, TimeSpan idleTimeout)
     {
@@ -107,16 +108,14 @@ internal sealed class TcpRelay
             // Stopped from the other direction, the heartbeat or Kestrel's abort: the end is theirs to say.
             Stop(TcpRelayEnd.Aborted);
         }
-        finally
-        {
-            await input.CompleteAsync();
-        }
+
+        // The input is left to Kestrel, which completes it when the handler returns: completed here while the client's
+        // socket is still open, Kestrel would close that socket with a RST.
     }
 
     private async Task UpstreamToClientAsync()
     {
         byte[]? buffer = null;
-        var sending = false;
         try
         {
             var drained = true;
@@ -130,7 +129,7 @@ internal sealed class TcpRelay
 
                 buffer ??= ArrayPool<byte>.Shared.Rent(BufferSize);
                 var read = await _upstream.ReceiveAsync(buffer.AsMemory(0, BufferSize), SocketFlags.None);
-                sending = true;
+                Volatile.Write(ref _sendingToClient, true);
                 if (read == 0)
                 {
                     _clientSocket.Shutdown(SocketShutdown.Send);
@@ -138,7 +137,7 @@ internal sealed class TcpRelay
                 }
 
                 await _clientSocket.SendAsync(buffer.AsMemory(0, read), SocketFlags.None);
-                sending = false;
+                Volatile.Write(ref _sendingToClient, false);
                 Interlocked.Add(ref _toClient, read);
                 Volatile.Write(ref _lastActivity, Environment.TickCount64);
                 drained = read < BufferSize;
@@ -151,7 +150,7 @@ internal sealed class TcpRelay
         }
         catch (SocketException e) when (IsReset(e))
         {
-            if (sending)
+            if (Volatile.Read(ref _sendingToClient))
             {
                 Reset(TcpRelayEnd.ClientReset, _upstream);
             }
@@ -198,7 +197,7 @@ internal sealed class TcpRelay
     }
 
     /// <summary>Ends the relay for <paramref name="end"/> unless it has ended already: both sides closed.</summary>
-    public void Stop(TcpRelayEnd end)
+    private void Stop(TcpRelayEnd end)
     {
         if (Interlocked.CompareExchange(ref _end, (int)end, -1) == -1)
         {
@@ -206,9 +205,35 @@ internal sealed class TcpRelay
         }
     }
 
+    /// <summary>
+    /// Closes the upstream connection and ends the wait for the client's bytes, so that both loops end and the handler
+    /// returns (Kestrel then closes the client connection with a FIN); a send to a client that stopped reading is ended
+    /// by shutting its socket down.
+    /// </summary>
     private void CloseBoth()
     {
+        try
+        {
+            // .NET closes a socket disposed with an operation pending and its sending side open with a RST: this FIN comes first.
+            _upstream.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Reset or closed already.
+        }
+
         _upstream.Dispose();
-        _client.Abort();
+        _client.Transport.Input.CancelPendingRead();
+        if (Volatile.Read(ref _sendingToClient))
+        {
+            try
+            {
+                _clientSocket.Shutdown(SocketShutdown.Both);
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            {
+                // Reset or closed already.
+            }
+        }
     }
 }
