@@ -1,6 +1,9 @@
 using System.Diagnostics;
+using System.Net;
 using LLRP.ClientSide;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics.AccessLogging;
+using LLRP.ProxyProtocol;
 using LLRP.Routing;
 using Microsoft.AspNetCore.Connections;
 
@@ -10,7 +13,8 @@ namespace LLRP.Tcp;
 /// Kestrel hands every connection accepted on a TCP route's address here. Each one:
 /// 1. is closed at once (FIN, as the handler returns) past the route's <c>MaxConnections</c>;
 /// 2. is given a destination of the route's cluster, connected (<see cref="RelayRouting"/>: balancing, health, the
-///    destination's limit, another destination after a connect failure), or closed when none connects;
+///    destination's limit, another destination after a connect failure) and sent the cluster's PROXY protocol header,
+///    or closed when none connects;
 /// 3. is relayed both ways (<see cref="TcpRelay"/>) until both sides are done;
 /// 4. is counted, and logged in one access log line.
 /// The route is looked up in the current table by each connection, so a reload's cluster and settings apply to the next one.
@@ -51,7 +55,8 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
     {
         services.Metrics.Opened(route.Tag);
         var timeout = route.Options.ConnectTimeout;
-        var target = await RelayRouting.ConnectAsync(route.Cluster, destination => services.Connector.ConnectAsync(destination, timeout), services.Routing);
+        var header = ProxyHeader(route.Cluster.Options.ProxyProtocol, connection);
+        var target = await RelayRouting.ConnectAsync(route.Cluster, destination => services.Connector.ConnectAsync(destination, timeout, header), services.Routing);
         if (target.Connection is not { } upstream)
         {
             services.Metrics.Refused(route.Tag, TcpAccessLog.Word(TcpRelayEnd.NoUpstream));
@@ -73,6 +78,18 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
             services.Metrics.Closed(route.Tag, relay.FromClient, relay.ToClient);
             Log(connection, route, target.Destination.Name, relay.End, relay.FromClient, relay.ToClient, start);
         }
+    }
+
+    /// <summary>The cluster's PROXY protocol header for <paramref name="connection"/>: from the client's address to the one it connected to; empty for none.</summary>
+    private static byte[] ProxyHeader(ProxyProtocolVersion version, ConnectionContext connection)
+    {
+        if (version == ProxyProtocolVersion.None || connection is not { RemoteEndPoint: IPEndPoint client, LocalEndPoint: IPEndPoint local })
+        {
+            return [];
+        }
+
+        Span<byte> header = stackalloc byte[ProxyHeaderWriter.MaxLength];
+        return header[..ProxyHeaderWriter.Write(header, version, client, local)].ToArray();
     }
 
     private void Log(ConnectionContext connection, TcpRoute route, string? destination, TcpRelayEnd end, long received, long sent, long start)

@@ -1,3 +1,4 @@
+using System.Net;
 using System.Net.Sockets;
 using LLRP.FunctionalTests.Infrastructure;
 using LLRP.Hosting;
@@ -14,15 +15,19 @@ public sealed class TcpProxy : IAsyncDisposable
     {
         _root = root;
         App = app;
-        Port = app.Services.GetRequiredService<BoundListeners>().Tcp("t").Port;
+        EndPoint = app.Services.GetRequiredService<BoundListeners>().Tcp("t");
+        Port = EndPoint.Port;
     }
 
     public HostedApp App { get; }
 
+    /// <summary>The address route <c>t</c> listens on.</summary>
+    public IPEndPoint EndPoint { get; }
+
     /// <summary>The port route <c>t</c> listens on.</summary>
     public int Port { get; }
 
-    /// <param name="route">More keys of the route, as JSON members (<c>"IdleTimeout": "00:00:01"</c>).</param>
+    /// <param name="route">More keys of the route, as JSON members (<c>"IdleTimeout": "00:00:01"</c>); its <c>Listen</c> is 127.0.0.1:0 unless given.</param>
     /// <param name="cluster">More keys of the cluster, as JSON members.</param>
     /// <param name="destinations">The cluster's destinations, named d0, d1, … in this order.</param>
     /// <param name="settings">Top-level settings, <c>key=value</c>.</param>
@@ -32,7 +37,7 @@ public sealed class TcpProxy : IAsyncDisposable
         var root = ContentRoot.WithSettings($$"""
             {
               "ReverseProxy": {
-                "TcpRoutes": { "t": { "Listen": "127.0.0.1:0", "ClusterId": "c"{{(route.Length > 0 ? ", " + route : "")}} } },
+                "TcpRoutes": { "t": { {{(route.Contains("\"Listen\"", StringComparison.Ordinal) ? "" : "\"Listen\": \"127.0.0.1:0\", ")}}"ClusterId": "c"{{(route.Length > 0 ? ", " + route : "")}} } },
                 "Clusters": { "c": { "Destinations": { {{named}} }{{(cluster.Length > 0 ? ", " + cluster : "")}} } }
               }
             }
@@ -48,7 +53,7 @@ public sealed class TcpProxy : IAsyncDisposable
         }
     }
 
-    public Task<Socket> ConnectAsync() => TcpSockets.ConnectAsync(Port);
+    public Task<Socket> ConnectAsync() => TcpSockets.ConnectAsync(EndPoint);
 
     public async ValueTask DisposeAsync()
     {

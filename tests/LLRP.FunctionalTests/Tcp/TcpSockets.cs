@@ -7,10 +7,12 @@ namespace LLRP.FunctionalTests.Tcp;
 /// <summary>Socket operations of the TCP tests, each bounded by <see cref="Deadline.Io"/>.</summary>
 internal static class TcpSockets
 {
-    public static async Task<Socket> ConnectAsync(int port)
+    public static Task<Socket> ConnectAsync(int port) => ConnectAsync(new IPEndPoint(IPAddress.Loopback, port));
+
+    public static async Task<Socket> ConnectAsync(IPEndPoint endPoint)
     {
-        var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-        await Deadline.RunAsync(token => socket.ConnectAsync(new IPEndPoint(IPAddress.Loopback, port), token), "connect");
+        var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        await Deadline.RunAsync(token => socket.ConnectAsync(endPoint, token), "connect");
         return socket;
     }
 
@@ -35,7 +37,7 @@ internal static class TcpSockets
                 read += n;
             }
         }, "receive");
-        return System.Text.Encoding.ASCII.GetString(buffer);
+        return System.Text.Encoding.Latin1.GetString(buffer);
     }
 
     /// <summary>Reads until the peer's end of stream; returns what came before it.</summary>
@@ -51,7 +53,7 @@ internal static class TcpSockets
                 received.Write(buffer, 0, n);
             }
         }, "receive to the end of stream");
-        return System.Text.Encoding.ASCII.GetString(received.ToArray());
+        return System.Text.Encoding.Latin1.GetString(received.ToArray());
     }
 
     /// <summary>Reads until the connection is reset; fails if it ends otherwise.</summary>

@@ -154,4 +154,11 @@ public sealed class TcpRouteReaderTests
             ReverseProxyFiles.With(ReverseProxyFiles.With(Minimal, "ReverseProxy:TcpRoutes:u:Listen", "\"127.0.0.1:9900\""), "ReverseProxy:TcpRoutes:u:ClusterId", "\"tcp\""),
             "ReverseProxy:TcpRoutes:u:Listen",
             "no other TCP route listens on");
+
+    [Fact]
+    public void Read_ProxyProtocolOnHttpCluster_Refused()
+        => Refused(
+            ReverseProxyFiles.With(WithHttpRoute, "ReverseProxy:Clusters:web:Metadata:Llrp.ProxyProtocol", "\"v1\""),
+            "ReverseProxy:Clusters:web:Metadata:Llrp.ProxyProtocol",
+            "in a cluster of tcp:// destinations only");
 }

@@ -60,13 +60,21 @@ internal static class ClusterReader
             responseHeadersTimeout,
             acceptAnyCertificate)
         {
-            ProxyProtocol = SectionValue.OneOf(metadata.GetSection(ReverseProxyKeys.ProxyProtocol), "v1", "v2") switch
-            {
-                0 => ProxyProtocolVersion.V1,
-                1 => ProxyProtocolVersion.V2,
-                _ => ProxyProtocolVersion.None,
-            },
+            ProxyProtocol = ReadProxyProtocol(metadata.GetSection(ReverseProxyKeys.ProxyProtocol), destinations[0].Endpoint.IsTcp),
         };
+    }
+
+    private static ProxyProtocolVersion ReadProxyProtocol(IConfigurationSection section, bool tcp)
+    {
+        var version = SectionValue.OneOf(section, "v1", "v2") switch
+        {
+            0 => ProxyProtocolVersion.V1,
+            1 => ProxyProtocolVersion.V2,
+            _ => ProxyProtocolVersion.None,
+        };
+        return version == ProxyProtocolVersion.None || tcp
+            ? version
+            : throw SectionValue.Error(section, "v1 or v2 in a cluster of tcp:// destinations only: LLRP does not send the PROXY protocol to http(s):// destinations yet");
     }
 
     private static (int MaxConnections, bool AcceptAnyCertificate) ReadHttpClient(IConfigurationSection httpClient, ProxyOptions defaults)
