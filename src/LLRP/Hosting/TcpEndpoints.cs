@@ -5,6 +5,7 @@ using LLRP.Tcp;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 
 namespace LLRP.Hosting;
 
@@ -38,6 +39,7 @@ internal static class TcpEndpoints
             provider.GetRequiredService<TcpMetrics>(),
             provider.GetRequiredService<TcpUpstreamConnector>(),
             provider.GetRequiredService<TcpRelayTracker>(),
-            options.AccessLog is null ? null : new TcpAccessLog(provider.GetRequiredService<AccessLogWriter>(), options.AccessLogFormat)));
+            options.AccessLog is null ? null : new TcpAccessLog(provider.GetRequiredService<AccessLogWriter>(), options.AccessLogFormat),
+            new TcpLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Tcp"))));
     }
 }

@@ -11,7 +11,9 @@ namespace LLRP.Tcp;
 
 /// <summary>
 /// Kestrel hands every connection accepted on a TCP route's address here. Each one:
-/// 1. is closed at once (FIN, as the handler returns) past the route's <c>MaxConnections</c>;
+/// 1. is closed at once (FIN, as the handler returns) past the route's <c>MaxConnections</c>, or when the route accepts
+///    the PROXY protocol and its header is refused (<see cref="ProxyHeaderReader"/>); the address a header carries is the
+///    client's from then on (the access log, the PROXY header sent on);
 /// 2. is given a destination of the route's cluster, connected (<see cref="RelayRouting"/>: balancing, health, the
 ///    destination's limit, another destination after a connect failure) and sent the cluster's PROXY protocol header,
 ///    or closed when none connects;
@@ -34,7 +36,7 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
         {
             Interlocked.Decrement(ref _open);
             services.Metrics.Refused(route.Tag, TcpAccessLog.Word(TcpRelayEnd.RouteLimit));
-            Log(connection, route, null, TcpRelayEnd.RouteLimit, 0, 0, start);
+            Log(connection.RemoteEndPoint, route, null, TcpAccessLog.Word(TcpRelayEnd.RouteLimit), 0, 0, start);
             return;
         }
 
@@ -54,14 +56,34 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
     private async Task RelayAsync(ConnectionContext connection, TcpRoute route, long start)
     {
         services.Metrics.Opened(route.Tag);
+        var client = connection.RemoteEndPoint as IPEndPoint;
+        var local = connection.LocalEndPoint as IPEndPoint;
+        if (route.Options.AcceptProxyProtocol)
+        {
+            var (received, refused, detail) = await ProxyHeaderReader.ReadAsync(connection, route.Options);
+            if (refused is not null)
+            {
+                services.Metrics.Refused(route.Tag, refused);
+                services.Metrics.Closed(route.Tag, 0, 0);
+                services.Log.ProxyHeaderRefused(route.Id, client?.ToString(), detail!);
+                Log(client, route, null, refused, 0, 0, start);
+                return;
+            }
+
+            if (received.Source is { } source)
+            {
+                (client, local) = (source, received.Destination);
+            }
+        }
+
         var timeout = route.Options.ConnectTimeout;
-        var header = ProxyHeader(route.Cluster.Options.ProxyProtocol, connection);
+        var header = ProxyHeader(route.Cluster.Options.ProxyProtocol, client, local);
         var target = await RelayRouting.ConnectAsync(route.Cluster, destination => services.Connector.ConnectAsync(destination, timeout, header), services.Routing);
         if (target.Connection is not { } upstream)
         {
             services.Metrics.Refused(route.Tag, TcpAccessLog.Word(TcpRelayEnd.NoUpstream));
             services.Metrics.Closed(route.Tag, 0, 0);
-            Log(connection, route, target.Destination?.Name, TcpRelayEnd.NoUpstream, 0, 0, start);
+            Log(client, route, target.Destination?.Name, TcpAccessLog.Word(TcpRelayEnd.NoUpstream), 0, 0, start);
             return;
         }
 
@@ -76,14 +98,14 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
             services.Relays.Remove(relay);
             target.Destination!.Exit();
             services.Metrics.Closed(route.Tag, relay.FromClient, relay.ToClient);
-            Log(connection, route, target.Destination.Name, relay.End, relay.FromClient, relay.ToClient, start);
+            Log(client, route, target.Destination.Name, TcpAccessLog.Word(relay.End), relay.FromClient, relay.ToClient, start);
         }
     }
 
-    /// <summary>The cluster's PROXY protocol header for <paramref name="connection"/>: from the client's address to the one it connected to; empty for none.</summary>
-    private static byte[] ProxyHeader(ProxyProtocolVersion version, ConnectionContext connection)
+    /// <summary>The cluster's PROXY protocol header: from the client's address to the one it connected to; empty for none.</summary>
+    private static byte[] ProxyHeader(ProxyProtocolVersion version, IPEndPoint? client, IPEndPoint? local)
     {
-        if (version == ProxyProtocolVersion.None || connection is not { RemoteEndPoint: IPEndPoint client, LocalEndPoint: IPEndPoint local })
+        if (version == ProxyProtocolVersion.None || client is null || local is null)
         {
             return [];
         }
@@ -92,14 +114,15 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
         return header[..ProxyHeaderWriter.Write(header, version, client, local)].ToArray();
     }
 
-    private void Log(ConnectionContext connection, TcpRoute route, string? destination, TcpRelayEnd end, long received, long sent, long start)
+    /// <param name="client">The client's address: the connection's, or the one its PROXY protocol header carried.</param>
+    private void Log(EndPoint? client, TcpRoute route, string? destination, string end, long received, long sent, long start)
         => services.AccessLog?.Write(new TcpSessionRecord(
-            ClientAddress.Of(connection.RemoteEndPoint),
+            ClientAddress.Of(client),
             DateTime.UtcNow,
             route.Id,
             destination,
             received,
             sent,
             (long)Stopwatch.GetElapsedTime(start).TotalMilliseconds,
-            TcpAccessLog.Word(end)));
+            end));
 }

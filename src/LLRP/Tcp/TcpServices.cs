@@ -10,4 +10,5 @@ namespace LLRP.Tcp;
 /// <param name="Connector">Opens upstream connections.</param>
 /// <param name="Relays">The idle timeouts' heartbeat.</param>
 /// <param name="AccessLog">One line per connection; null when the access log is off.</param>
-internal sealed record TcpServices(Router Router, RoutingServices Routing, TcpMetrics Metrics, TcpUpstreamConnector Connector, TcpRelayTracker Relays, TcpAccessLog? AccessLog);
+/// <param name="Log">Refused PROXY protocol headers are logged here.</param>
+internal sealed record TcpServices(Router Router, RoutingServices Routing, TcpMetrics Metrics, TcpUpstreamConnector Connector, TcpRelayTracker Relays, TcpAccessLog? AccessLog, TcpLog Log);

@@ -161,4 +161,37 @@ public sealed class TcpRouteReaderTests
             ReverseProxyFiles.With(WithHttpRoute, "ReverseProxy:Clusters:web:Metadata:Llrp.ProxyProtocol", "\"v1\""),
             "ReverseProxy:Clusters:web:Metadata:Llrp.ProxyProtocol",
             "in a cluster of tcp:// destinations only");
+
+    [Fact]
+    public void Read_AcceptProxyProtocol_TrustedNetworksAndTimeout()
+    {
+        var json = ReverseProxyFiles.With(ReverseProxyFiles.With(ReverseProxyFiles.With(Minimal,
+            Route + ":AcceptProxyProtocol", "true"),
+            Route + ":TrustedNetworks", "[ \"10.0.0.0/8\", \"127.0.0.1\", \"fd00::/8\" ]"),
+            Route + ":ProxyProtocolTimeout", "\"00:00:02\"");
+
+        var route = Assert.Single(ReverseProxyFiles.Routing(json).TcpRoutes);
+
+        Assert.True(route.AcceptProxyProtocol);
+        Assert.Equal([IPNetwork.Parse("10.0.0.0/8"), IPNetwork.Parse("127.0.0.1/32"), IPNetwork.Parse("fd00::/8")], route.TrustedNetworks);
+        Assert.Equal(TimeSpan.FromSeconds(2), route.ProxyProtocolTimeout);
+    }
+
+    [Fact]
+    public void Read_AcceptProxyProtocolWithoutTrustedNetworks_Refused()
+        => Refused(ReverseProxyFiles.With(Minimal, Route + ":AcceptProxyProtocol", "true"), Route + ":TrustedNetworks", "at least one with AcceptProxyProtocol true");
+
+    [Fact]
+    public void Read_TrustedNetworksWithoutAcceptProxyProtocol_Refused()
+        => Refused(ReverseProxyFiles.With(Minimal, Route + ":TrustedNetworks", "[ \"10.0.0.0/8\" ]"), Route + ":TrustedNetworks", "no TrustedNetworks without AcceptProxyProtocol true");
+
+    [Theory]
+    [InlineData("10.0.0.1/8")]
+    [InlineData("10.0.0.0/33")]
+    [InlineData("everywhere")]
+    public void Read_BadTrustedNetwork_Refused(string network)
+        => Refused(
+            ReverseProxyFiles.With(ReverseProxyFiles.With(Minimal, Route + ":AcceptProxyProtocol", "true"), Route + ":TrustedNetworks", $"[ \"10.0.0.0/8\", \"{network}\" ]"),
+            Route + ":TrustedNetworks:1",
+            "CIDR");
 }

@@ -16,4 +16,19 @@ public sealed record TcpRouteOptions(string Id, IPEndPoint Listen, string Cluste
 {
     /// <summary>The idle timeout unless given: nginx's <c>proxy_timeout</c> of its <c>stream</c> module.</summary>
     public static readonly TimeSpan DefaultIdleTimeout = TimeSpan.FromMinutes(10);
+
+    /// <summary>
+    /// How long a client may take over its PROXY protocol header unless given: a sender writes the header with, or before,
+    /// its first bytes, so a few seconds bound a client that sends nothing (nginx's <c>proxy_protocol_timeout</c> is 30 s).
+    /// </summary>
+    public static readonly TimeSpan DefaultProxyProtocolTimeout = TimeSpan.FromSeconds(5);
+
+    /// <summary>Each connection starts with a PROXY protocol header, whose client address stands for the connection's (<c>AcceptProxyProtocol</c>).</summary>
+    public bool AcceptProxyProtocol { get; init; }
+
+    /// <summary>The networks whose connections may carry a PROXY protocol header (<c>TrustedNetworks</c>); any other connection is closed unrelayed.</summary>
+    public IReadOnlyList<IPNetwork> TrustedNetworks { get; init; } = [];
+
+    /// <summary>A header not complete within this closes the connection (<c>ProxyProtocolTimeout</c>).</summary>
+    public TimeSpan ProxyProtocolTimeout { get; init; } = DefaultProxyProtocolTimeout;
 }
