@@ -53,7 +53,7 @@ internal static class TcpRouteReader
         {
             (true, 0) => throw SectionValue.Error(section, $"{NetworksAllowed}, at least one with AcceptProxyProtocol true: only their connections may say where they come from"),
             (false, > 0) => throw SectionValue.Error(section, "no TrustedNetworks without AcceptProxyProtocol true"),
-            (_, 0) => [],
+            (_, 0) => Array.Empty<IPNetwork>(),
             _ => networks,
         };
     }
