@@ -106,5 +106,11 @@ public static class ConfigurationKeys
 
         /// <summary>Destination metadata: its weight, 1 to <see cref="DestinationOptions.MaxWeight"/> (1 unless given).</summary>
         public const string Weight = "Llrp.Weight";
+
+        /// <summary>The TCP routes (LLRP's extension of YARP's schema): each relays the connections of its listen address to its cluster.</summary>
+        public const string TcpRoutes = "TcpRoutes";
+
+        /// <summary>Cluster metadata: the PROXY protocol header sent first on each upstream connection, <c>v1</c> or <c>v2</c> (none unless given).</summary>
+        public const string ProxyProtocol = "Llrp.ProxyProtocol";
     }
 }

@@ -10,6 +10,7 @@ public sealed class DestinationEndpoint
     {
         Uri = uri;
         IsTls = uri.Scheme == Uri.UriSchemeHttps;
+        IsTcp = uri.Scheme == TcpScheme;
         Host = uri.IdnHost;
         Port = uri.Port;
         Authority = Encoding.ASCII.GetBytes(uri.IsDefaultPort ? uri.Host : $"{uri.Host}:{uri.Port}");
@@ -19,7 +20,13 @@ public sealed class DestinationEndpoint
         EndPoint = IPAddress.TryParse(Host, out var address) ? new IPEndPoint(address, Port) : new DnsEndPoint(Host, Port);
     }
 
+    /// <summary>The scheme of a TCP route's destination: <c>tcp://host:port</c>, whose connections carry bytes, not requests.</summary>
+    public const string TcpScheme = "tcp";
+
     public Uri Uri { get; }
+
+    /// <summary>True for a <c>tcp://host:port</c> destination, which only a TCP route's cluster has.</summary>
+    public bool IsTcp { get; }
 
     /// <summary>
     /// Any certificate of this <c>https</c> destination is accepted: its cluster's
@@ -61,6 +68,19 @@ public sealed class DestinationEndpoint
 
         return new DestinationEndpoint(uri);
     }
+
+    /// <summary>Parses <c>tcp://host:port</c> (the port given, no path, query or user info); returns null when it is not one.</summary>
+    public static DestinationEndpoint? TryParseTcp(string value)
+        => Uri.TryCreate(value.Trim(), UriKind.Absolute, out var uri)
+           && uri.Scheme == TcpScheme
+           && uri.Port is > 0 and <= 65535
+           && uri.AbsolutePath is "/" or ""
+           && uri.Query.Length == 0
+           && uri.Fragment.Length == 0
+           && uri.UserInfo.Length == 0
+           && !value.TrimEnd().EndsWith('/')
+            ? new DestinationEndpoint(uri)
+            : null;
 
     /// <summary>The same destination, with any certificate accepted (<see cref="AcceptsAnyCertificate"/>).</summary>
     public DestinationEndpoint AcceptingAnyCertificate() => new(Uri) { AcceptsAnyCertificate = true };

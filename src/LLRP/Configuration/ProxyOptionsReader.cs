@@ -94,7 +94,7 @@ public static class ProxyOptionsReader
         var routing = ReadReverseProxy(configuration, options, configured is not null) ?? RoutingOptionsReader.Implicit(destinations, options);
         CheckPreserveHost(options, routing);
         CheckClusterSettings(options, routing);
-        return options with { Routing = routing, Destinations = reverseProxy ? routing.Clusters[0].Destinations : destinations };
+        return options with { Routing = routing, Destinations = reverseProxy ? (routing.Clusters.FirstOrDefault(cluster => !cluster.IsTcp) ?? routing.Clusters[0]).Destinations : destinations };
     }
 
     /// <summary>

@@ -12,6 +12,7 @@ internal sealed class BoundListeners
 {
     private readonly List<(string Url, ListenOptions Listen)> _proxy = [];
     private readonly List<(string Url, ListenOptions Listen)> _admin = [];
+    private readonly Dictionary<string, ListenOptions> _tcp = [];
 
     public IReadOnlyCollection<string> Proxy => [.. _proxy.Select(Address)];
 
@@ -20,6 +21,11 @@ internal sealed class BoundListeners
     public void AddProxy(string url, ListenOptions listen) => _proxy.Add((url, listen));
 
     public void AddAdmin(string url, ListenOptions listen) => _admin.Add((url, listen));
+
+    public void AddTcp(string routeId, ListenOptions listen) => _tcp.Add(routeId, listen);
+
+    /// <summary>The address the TCP route <paramref name="routeId"/> is bound to, with the port the system chose for port 0.</summary>
+    public IPEndPoint Tcp(string routeId) => (IPEndPoint)_tcp[routeId].EndPoint;
 
     private static string Address((string Url, ListenOptions Listen) listener)
     {

@@ -68,6 +68,11 @@ public static class ProxyHost
         }
 
         builder.Services.AddProxyServices(options);
+        if (options.Routing.TcpRoutes.Count > 0)
+        {
+            TcpEndpoints.AddServices(builder.Services, options);
+        }
+
         builder.Services.AddHostedService<ShutdownLog>();
         RoutingReloader.Register(builder.Services, builder.Configuration, options);
         if (options.AdminUrls is not null)
@@ -95,6 +100,7 @@ public static class ProxyHost
             kestrel.AddServerHeader = false;
             KestrelLimits.Apply(kestrel.Limits, options);
             ProxyEndpoints.Listen(kestrel, options, listeners);
+            TcpEndpoints.Listen(kestrel, options, listeners);
             if (options.AdminUrls is not null)
             {
                 AdminEndpoints.Listen(kestrel, options.AdminUrls, listeners);

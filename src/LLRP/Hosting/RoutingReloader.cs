@@ -86,8 +86,28 @@ internal sealed class RoutingReloader(IOptionsMonitor<ConfiguredRouting> monitor
             return;
         }
 
+        if (TcpListenChange(routing) is { } change)
+        {
+            ProxyLog.RoutingReloadRefused(logger, change);
+            return;
+        }
+
         _applied = configured.Snapshot;
         ProxyLog.RoutingReloaded(logger, router.Update(routing));
+    }
+
+    /// <summary>
+    /// Why <paramref name="routing"/> cannot be applied to the bound listeners: the TCP routes' addresses are bound at
+    /// start-up, so a reload may change a TCP route's cluster and settings but not add or remove one or move its
+    /// <c>Listen</c>; null when it does none of these.
+    /// </summary>
+    private string? TcpListenChange(RoutingOptions routing)
+    {
+        var bound = router.Current.TcpRoutes.Select(route => $"{route.Id}@{route.Options.Listen}").Order(StringComparer.Ordinal);
+        var next = routing.TcpRoutes.Select(route => $"{route.Id}@{route.Listen}").Order(StringComparer.Ordinal);
+        return bound.SequenceEqual(next)
+            ? null
+            : $"ReverseProxy:TcpRoutes: a reload may change a TCP route's ClusterId and settings, not add or remove a TCP route or change its Listen (bound at start-up: {string.Join(", ", bound)}; restart to bind {string.Join(", ", next)})";
     }
 
     private static string Snapshot(IConfiguration configuration)

@@ -96,6 +96,17 @@ public static class StartupReport
                     .Append(", passive health ").Append(cluster.PassiveHealth.ConsecutiveFailures == 0 ? "off" : Number(cluster.PassiveHealth.ConsecutiveFailures))
                     .Append(", active health ").Append(cluster.ActiveHealth?.Path ?? "off")
                     .Append(cluster.Affinity is { } affinity ? $", affinity {affinity.Policy} {affinity.KeyName}" : "")
+                    .Append(cluster.ProxyProtocol == ProxyProtocolVersion.None ? "" : $", PROXY protocol {cluster.ProxyProtocol.ToString().ToLowerInvariant()}")
+                    .AppendLine();
+            }
+
+            foreach (var route in options.Routing.TcpRoutes)
+            {
+                text.Append("  tcp route ").Append(route.Id).Append(": listen ").Append(route.Listen)
+                    .Append(" -> cluster ").Append(route.ClusterId)
+                    .Append(", idle timeout ").Append(Milliseconds(route.IdleTimeout))
+                    .Append(", connect timeout ").Append(Milliseconds(route.ConnectTimeout))
+                    .Append(", max connections ").Append(Unlimited(route.MaxConnections))
                     .AppendLine();
             }
         }

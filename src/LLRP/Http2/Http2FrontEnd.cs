@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Net;
+using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;

@@ -1,4 +1,5 @@
 using System.Net;
+using System.Net.Sockets;
 using LLRP.Configuration;
 using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
@@ -86,6 +87,12 @@ internal sealed class ActiveHealthProber(ProxyOptions options, Router router, IL
 
     private async Task ProbeAsync(ClusterOptions cluster, ActiveHealthOptions active, Destination destination, CancellationToken stoppingToken)
     {
+        if (destination.Endpoint.IsTcp)
+        {
+            await ProbeConnectAsync(active, destination, stoppingToken);
+            return;
+        }
+
         string reason;
         using (var timeout = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken))
         {
@@ -116,6 +123,37 @@ internal sealed class ActiveHealthProber(ProxyOptions options, Router router, IL
                 reason = $"no response within {active.Timeout.TotalMilliseconds} ms";
             }
             catch (HttpRequestException e)
+            {
+                reason = e.Message;
+            }
+        }
+
+        Report(active, destination, success: false, reason);
+    }
+
+    /// <summary>A <c>tcp://</c> destination's probe: a connect within the timeout succeeds; the connection is closed at once.</summary>
+    private async Task ProbeConnectAsync(ActiveHealthOptions active, Destination destination, CancellationToken stoppingToken)
+    {
+        string reason;
+        using (var timeout = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken))
+        using (var socket = new Socket(SocketType.Stream, ProtocolType.Tcp))
+        {
+            timeout.CancelAfter(active.Timeout);
+            try
+            {
+                await socket.ConnectAsync(destination.Endpoint.EndPoint, timeout.Token);
+                Report(active, destination, success: true, "connected");
+                return;
+            }
+            catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+            {
+                return;
+            }
+            catch (OperationCanceledException)
+            {
+                reason = $"no connection within {active.Timeout.TotalMilliseconds} ms";
+            }
+            catch (SocketException e)
             {
                 reason = e.Message;
             }

@@ -44,7 +44,7 @@ internal sealed class Router
 
     /// <summary>Each route with its cluster, each cluster with its destinations and weights.</summary>
     private static string Describe(RoutingTable table)
-        => string.Join(' ', table.Routes.Select(route => $"{route.Id}->{route.Cluster.Id}"))
+        => string.Join(' ', table.Routes.Select(route => $"{route.Id}->{route.Cluster.Id}").Concat(table.TcpRoutes.Select(route => $"tcp:{route.Id}->{route.Cluster.Id}")))
            + " " + string.Join(' ', table.Clusters.Select(cluster =>
                $"{cluster.Id}=[{string.Join(';', cluster.Destinations.Current.Select(d => d.Weight == 1 ? d.Name : $"{d.Name}|w={d.Weight}"))}]"));
 

@@ -22,6 +22,9 @@ internal sealed class RoutingTable
 
     public IReadOnlyList<Route> Routes { get; }
 
+    /// <summary>The TCP routes, each with its cluster.</summary>
+    public IReadOnlyList<TcpRoute> TcpRoutes { get; private init; } = [];
+
     /// <summary>Some route's path template is not a catch-all of every path: which route a request takes depends on its path.</summary>
     public bool RoutesByPath { get; private init; }
 
@@ -58,7 +61,22 @@ internal sealed class RoutingTable
         return new RoutingTable(new RouteTable<Route>(routes), clusters.Values.ToList(), routes.Select(route => route.Value).ToList())
         {
             RoutesByPath = routes.Any(route => !route.Conditions.Template.MatchesAnyPath),
+            TcpRoutes = [.. options.TcpRoutes.Select(route => new TcpRoute(route, clusters[route.ClusterId]))],
         };
+    }
+
+    /// <summary>The TCP route named <paramref name="id"/>, or null when the table has none of that name.</summary>
+    public TcpRoute? FindTcpRoute(string id)
+    {
+        foreach (var route in TcpRoutes)
+        {
+            if (route.Id == id)
+            {
+                return route;
+            }
+        }
+
+        return null;
     }
 
     /// <summary>The route of <paramref name="head"/>, or null when none takes it; its path captures go to <paramref name="rewriter"/>.</summary>

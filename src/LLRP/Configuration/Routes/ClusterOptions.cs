@@ -44,4 +44,10 @@ public sealed record ClusterOptions(
 
     /// <summary>How strictly <see cref="HttpVersion"/> is asked (<c>HttpRequest:VersionPolicy</c>, YARP's meanings).</summary>
     public HttpVersionPolicy VersionPolicy { get; init; } = HttpVersionPolicy.RequestVersionOrLower;
+
+    /// <summary>The PROXY protocol header sent first on each upstream connection to its destinations (<c>Metadata:Llrp.ProxyProtocol</c>); none unless given.</summary>
+    public ProxyProtocolVersion ProxyProtocol { get; init; }
+
+    /// <summary>Its destinations are <c>tcp://host:port</c>: only TCP routes take it.</summary>
+    public bool IsTcp => Destinations is [{ Endpoint.IsTcp: true }, ..];
 }

@@ -9,6 +9,9 @@ namespace LLRP.Configuration.Routes;
 /// <param name="Clusters">At least one; each used by a route or not.</param>
 public sealed record RoutingOptions(IReadOnlyList<RouteOptions> Routes, IReadOnlyList<ClusterOptions> Clusters)
 {
+    /// <summary>The TCP routes (<c>ReverseProxy:TcpRoutes</c>), each naming a cluster of <see cref="Clusters"/> with <c>tcp://</c> destinations.</summary>
+    public IReadOnlyList<TcpRouteOptions> TcpRoutes { get; init; } = [];
+
     /// <summary>No route: what <see cref="ProxyOptions.Routing"/> holds while the top-level keys it is built from are read.</summary>
     internal static RoutingOptions Unread { get; } = new([], []);
 }

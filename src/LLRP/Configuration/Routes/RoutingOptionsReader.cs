@@ -28,11 +28,42 @@ public static class RoutingOptionsReader
         }
 
         SectionValue.Children(section, "a section with Routes and Clusters");
-        SectionKeys.Check(section, [ReverseProxyKeys.Routes, ReverseProxyKeys.Clusters]);
+        SectionKeys.Check(section, [ReverseProxyKeys.Routes, ReverseProxyKeys.Clusters, ReverseProxyKeys.TcpRoutes]);
         var clusters = Entries(section.GetSection(ReverseProxyKeys.Clusters), "cluster").Select(cluster => ClusterReader.Read(cluster, defaults)).ToList();
         var clusterIds = clusters.Select(cluster => cluster.Id).ToList();
-        var routes = Entries(section.GetSection(ReverseProxyKeys.Routes), "route").Select(route => RouteReader.Read(route, clusterIds)).ToList();
-        return new RoutingOptions(routes, clusters);
+        var tcpSection = section.GetSection(ReverseProxyKeys.TcpRoutes);
+        var tcpRoutes = SectionValue.Children(tcpSection, "a section of TCP routes, each keyed by its id").Select(route => TcpRouteReader.Read(route, clusters, defaults)).ToList();
+        var routesSection = section.GetSection(ReverseProxyKeys.Routes);
+        var routes = tcpRoutes.Count > 0 && !routesSection.Exists()
+            ? []
+            : Entries(routesSection, "route").Select(route => RouteReader.Read(route, clusterIds)).ToList();
+        CheckClusterKinds(routesSection, routes, clusters);
+        CheckListenAddresses(tcpSection, tcpRoutes);
+        return new RoutingOptions(routes, clusters) { TcpRoutes = tcpRoutes };
+    }
+
+    /// <summary>A route's cluster has http(s):// destinations: tcp:// ones are a TCP route's.</summary>
+    private static void CheckClusterKinds(IConfigurationSection routesSection, List<RouteOptions> routes, List<ClusterOptions> clusters)
+    {
+        foreach (var route in routes)
+        {
+            var cluster = clusters.First(c => c.Id == route.ClusterId);
+            if (cluster.IsTcp)
+            {
+                throw SectionValue.Error(
+                    routesSection.GetSection(route.Id).GetSection("ClusterId"),
+                    $"a cluster whose destinations are http(s)://; {cluster.Id}'s are tcp:// ({cluster.Destinations[0].Endpoint}), which only TcpRoutes take");
+            }
+        }
+    }
+
+    /// <summary>Two TCP routes cannot listen on the same address (port 0 excepted: each gets its own).</summary>
+    private static void CheckListenAddresses(IConfigurationSection tcpSection, List<TcpRouteOptions> tcpRoutes)
+    {
+        if (tcpRoutes.Where(route => route.Listen.Port != 0).GroupBy(route => route.Listen).FirstOrDefault(group => group.Count() > 1) is { } shared)
+        {
+            throw SectionValue.Error(tcpSection.GetSection(shared.Last().Id).GetSection("Listen"), $"an address no other TCP route listens on ({shared.First().Id} listens on {shared.Key})");
+        }
     }
 
     /// <summary>

@@ -62,7 +62,7 @@ internal static class CombinedLine
         }
     }
 
-    private static void Name(IBufferWriter<byte> output, string? name)
+    internal static void Name(IBufferWriter<byte> output, string? name)
     {
         if (string.IsNullOrEmpty(name))
         {
@@ -74,7 +74,7 @@ internal static class CombinedLine
         Escaped(output, bytes[..Encoding.UTF8.GetBytes(name, bytes)], quoted: false);
     }
 
-    private static void Escaped(IBufferWriter<byte> output, ReadOnlySpan<byte> value, bool quoted)
+    internal static void Escaped(IBufferWriter<byte> output, ReadOnlySpan<byte> value, bool quoted)
     {
         var span = output.GetSpan(value.Length * 4);
         var written = 0;
@@ -97,7 +97,7 @@ internal static class CombinedLine
         output.Advance(written);
     }
 
-    private static void Seconds(IBufferWriter<byte> output, long milliseconds)
+    internal static void Seconds(IBufferWriter<byte> output, long milliseconds)
     {
         if (milliseconds < 0)
         {
@@ -112,12 +112,12 @@ internal static class CombinedLine
         output.Advance(4);
     }
 
-    private static void Number(IBufferWriter<byte> output, long value)
+    internal static void Number(IBufferWriter<byte> output, long value)
     {
         var span = output.GetSpan(20);
         Utf8Formatter.TryFormat(value, span, out var written);
         output.Advance(written);
     }
 
-    private static void Literal(IBufferWriter<byte> output, ReadOnlySpan<byte> value) => output.Write(value);
+    internal static void Literal(IBufferWriter<byte> output, ReadOnlySpan<byte> value) => output.Write(value);
 }

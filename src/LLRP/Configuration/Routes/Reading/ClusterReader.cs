@@ -10,7 +10,7 @@ namespace LLRP.Configuration.Routes.Reading;
 internal static class ClusterReader
 {
     private static readonly string[] Keys = ["Destinations", "LoadBalancingPolicy", "SessionAffinity", "HealthCheck", "HttpClient", "HttpRequest", "Metadata"];
-    private static readonly string[] MetadataKeys = [ReverseProxyKeys.Retries, ReverseProxyKeys.MaxQueued, ReverseProxyKeys.QueueTimeout, ReverseProxyKeys.PassiveFailures, ReverseProxyKeys.ActiveHealthy];
+    private static readonly string[] MetadataKeys = [ReverseProxyKeys.Retries, ReverseProxyKeys.MaxQueued, ReverseProxyKeys.QueueTimeout, ReverseProxyKeys.PassiveFailures, ReverseProxyKeys.ActiveHealthy, ReverseProxyKeys.ProxyProtocol];
 
     private static readonly Dictionary<string, string> UnsupportedHttpClient = new(StringComparer.OrdinalIgnoreCase)
     {
@@ -35,7 +35,13 @@ internal static class ClusterReader
         var balancing = SectionValue.Enum<BalancingPolicy>(balancingSection) ?? defaults.Balancing;
         var destinations = DestinationReader.Read(cluster.GetSection("Destinations"), balancing, balancingSection);
         var (passive, active, available) = HealthCheckReader.Read(cluster.GetSection("HealthCheck"), metadata, defaults);
-        var affinity = SessionAffinityReader.Read(cluster.GetSection("SessionAffinity"));
+        var affinitySection = cluster.GetSection("SessionAffinity");
+        var affinity = SessionAffinityReader.Read(affinitySection);
+        if (affinity is not null && destinations[0].Endpoint.IsTcp)
+        {
+            throw SectionValue.Error(affinitySection, "no SessionAffinity in a cluster of tcp:// destinations: its connections carry no cookie or header to be bound by");
+        }
+
         var (maxConnections, acceptAnyCertificate) = ReadHttpClient(cluster.GetSection("HttpClient"), defaults);
         var (activityTimeout, version, versionPolicy) = ReadHttpRequest(cluster.GetSection("HttpRequest"));
         var responseHeadersTimeout = activityTimeout ?? defaults.ResponseHeadersTimeout;
@@ -57,7 +63,21 @@ internal static class ClusterReader
         {
             HttpVersion = version,
             VersionPolicy = versionPolicy,
+            ProxyProtocol = ReadProxyProtocol(metadata.GetSection(ReverseProxyKeys.ProxyProtocol), destinations[0].Endpoint.IsTcp),
         };
+    }
+
+    private static ProxyProtocolVersion ReadProxyProtocol(IConfigurationSection section, bool tcp)
+    {
+        var version = SectionValue.OneOf(section, "v1", "v2") switch
+        {
+            0 => ProxyProtocolVersion.V1,
+            1 => ProxyProtocolVersion.V2,
+            _ => ProxyProtocolVersion.None,
+        };
+        return version == ProxyProtocolVersion.None || tcp
+            ? version
+            : throw SectionValue.Error(section, "v1 or v2 in a cluster of tcp:// destinations only: LLRP does not send the PROXY protocol to http(s):// destinations yet");
     }
 
     private static (int MaxConnections, bool AcceptAnyCertificate) ReadHttpClient(IConfigurationSection httpClient, ProxyOptions defaults)

@@ -8,6 +8,8 @@ internal static class DestinationReader
 {
     private static readonly string[] DestinationKeys = ["Address", "Host", "Metadata"];
 
+    private const string AddressAllowed = "an absolute http:// or https:// URI without query or user info, or tcp://host:port in the cluster of a TCP route";
+
     private static readonly Dictionary<string, string> Unsupported = new(StringComparer.OrdinalIgnoreCase)
     {
         ["Health"] = "a separate health address; probes go to Address followed by HealthCheck:Active:Path",
@@ -23,6 +25,18 @@ internal static class DestinationReader
         }
 
         var read = entries.Select(ReadDestination).ToList();
+        if (read.FindIndex(destination => destination.Endpoint.IsTcp != read[0].Endpoint.IsTcp) is var mixed and >= 0)
+        {
+            throw SectionValue.Error(
+                entries[mixed].GetSection("Address"),
+                $"a destination of the same kind as {entries[0].Key}'s ({read[0].Endpoint}): a cluster's destinations are all tcp:// (for TCP routes) or all http(s):// (for routes)");
+        }
+
+        if (read[0].Endpoint.IsTcp && read.FindIndex(destination => destination.Host is not null) is var hosted and >= 0)
+        {
+            throw SectionValue.Error(entries[hosted].GetSection("Host"), "no Host for a tcp:// destination: its connections carry bytes, not requests");
+        }
+
         if (balancing is BalancingPolicy.RoundRobin or BalancingPolicy.RoundRobinPerConnection or BalancingPolicy.Random or BalancingPolicy.FirstAlphabetical
             && read.FindIndex(destination => destination.Weight != 1) is var weighted and >= 0)
         {
@@ -39,8 +53,8 @@ internal static class DestinationReader
         SectionValue.Children(destination, "a destination: a section with Address");
         SectionKeys.Check(destination, DestinationKeys, Unsupported);
         var addressSection = destination.GetSection("Address");
-        var address = SectionValue.Required(addressSection, "an absolute http:// or https:// URI without query or user info");
-        var endpoint = DestinationEndpoint.TryParse(address) ?? throw SectionValue.Error(addressSection, "an absolute http:// or https:// URI without query or user info");
+        var address = SectionValue.Required(addressSection, AddressAllowed);
+        var endpoint = DestinationEndpoint.TryParse(address) ?? DestinationEndpoint.TryParseTcp(address) ?? throw SectionValue.Error(addressSection, AddressAllowed);
         var hostSection = destination.GetSection("Host");
         var host = SectionValue.String(hostSection);
         if (host is not null && !HostSyntax.IsValid(host, wildcards: false))

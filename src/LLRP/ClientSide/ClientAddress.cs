@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text;
 
-namespace LLRP.Proxy;
+namespace LLRP.ClientSide;
 
 /// <summary>The client's address as <c>X-Forwarded-For</c> gets it: IPv4-mapped addresses as IPv4.</summary>
 internal static class ClientAddress

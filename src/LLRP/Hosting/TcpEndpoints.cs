@@ -1,0 +1,45 @@
+using LLRP.Configuration;
+using LLRP.Diagnostics;
+using LLRP.Diagnostics.AccessLogging;
+using LLRP.Tcp;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace LLRP.Hosting;
+
+/// <summary>
+/// Binds each TCP route's <c>Listen</c> address as a Kestrel endpoint of its own, whose connections go to the route's
+/// <see cref="TcpConnectionHandler"/>: no HTTP, no TLS, bytes as they come. The addresses are bound once, at start-up.
+/// </summary>
+internal static class TcpEndpoints
+{
+    public static void Listen(KestrelServerOptions kestrel, ProxyOptions options, BoundListeners listeners)
+    {
+        foreach (var route in options.Routing.TcpRoutes)
+        {
+            kestrel.Listen(route.Listen, listen =>
+            {
+                listeners.AddTcp(route.Id, listen);
+                listen.Use(_ => new TcpConnectionHandler(route.Id, listen.ApplicationServices.GetRequiredService<TcpServices>()).OnConnectedAsync);
+            });
+        }
+    }
+
+    /// <summary>What the TCP routes' connections share, registered when the configuration has TCP routes.</summary>
+    public static void AddServices(IServiceCollection services, ProxyOptions options)
+    {
+        services.AddSingleton<TcpMetrics>();
+        services.AddSingleton<TcpRelayTracker>();
+        services.AddSingleton(provider => new TcpUpstreamConnector(provider.GetRequiredService<FailureLog>()));
+        services.AddSingleton(provider => new TcpServices(
+            provider.GetRequiredService<Routing.Router>(),
+            new Routing.RoutingServices(provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<FailureLog>(), options.RetryUnsentAnyMethod),
+            provider.GetRequiredService<TcpMetrics>(),
+            provider.GetRequiredService<TcpUpstreamConnector>(),
+            provider.GetRequiredService<TcpRelayTracker>(),
+            options.AccessLog is null ? null : new TcpAccessLog(provider.GetRequiredService<AccessLogWriter>(), options.AccessLogFormat),
+            new TcpLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Tcp"))));
+    }
+}

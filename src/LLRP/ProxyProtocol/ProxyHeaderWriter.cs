@@ -1,0 +1,73 @@
+using System.Buffers.Binary;
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using LLRP.Configuration.Routes;
+
+namespace LLRP.ProxyProtocol;
+
+/// <summary>
+/// Writes the PROXY protocol header (HAProxy's proxy-protocol.txt) that tells a destination where a relayed connection
+/// came from: <paramref name="source"/> is the client's address, destination the address the client connected to. Both
+/// are written in one family: an IPv4-mapped IPv6 address as IPv4, and when the two still differ, the IPv4 one mapped to
+/// IPv6 (section 2.1 wants both of one family).
+/// </summary>
+internal static class ProxyHeaderWriter
+{
+    /// <summary>The longest header this writes: a v1 line is at most 107 bytes (section 2.1); a v2 header with IPv6 addresses 52.</summary>
+    public const int MaxLength = 107;
+
+    /// <summary>The v2 header's first 12 bytes (section 2.2).</summary>
+    public static ReadOnlySpan<byte> Signature => [0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A];
+
+    /// <summary>Writes the header into <paramref name="output"/> (at least <see cref="MaxLength"/> bytes); returns its length.</summary>
+    public static int Write(Span<byte> output, ProxyProtocolVersion version, IPEndPoint source, IPEndPoint destination)
+    {
+        var (from, to) = OneFamily(source.Address, destination.Address);
+        return version switch
+        {
+            ProxyProtocolVersion.V1 => WriteV1(output, from, to, source.Port, destination.Port),
+            ProxyProtocolVersion.V2 => WriteV2(output, from, to, source.Port, destination.Port),
+            _ => throw new ArgumentOutOfRangeException(nameof(version), version, "No header is written without a version."),
+        };
+    }
+
+    /// <summary>Section 2.1: <c>PROXY TCP4|TCP6 src dst sport dport\r\n</c>, addresses in their canonical text.</summary>
+    private static int WriteV1(Span<byte> output, IPAddress from, IPAddress to, int fromPort, int toPort)
+    {
+        var family = from.AddressFamily == AddressFamily.InterNetwork ? "TCP4" : "TCP6";
+        var line = string.Create(CultureInfo.InvariantCulture, $"PROXY {family} {from} {to} {fromPort} {toPort}\r\n");
+        return Encoding.ASCII.GetBytes(line, output);
+    }
+
+    /// <summary>Section 2.2: the signature, version 2 with the PROXY command, TCP over IPv4 or IPv6, the address block's length, the addresses, the ports.</summary>
+    private static int WriteV2(Span<byte> output, IPAddress from, IPAddress to, int fromPort, int toPort)
+    {
+        var ipv4 = from.AddressFamily == AddressFamily.InterNetwork;
+        var addressLength = ipv4 ? 4 : 16;
+        Signature.CopyTo(output);
+        output[12] = 0x21;
+        output[13] = ipv4 ? (byte)0x11 : (byte)0x21;
+        BinaryPrimitives.WriteUInt16BigEndian(output[14..], (ushort)((2 * addressLength) + 4));
+        var at = 16;
+        from.TryWriteBytes(output[at..], out _);
+        at += addressLength;
+        to.TryWriteBytes(output[at..], out _);
+        at += addressLength;
+        BinaryPrimitives.WriteUInt16BigEndian(output[at..], (ushort)fromPort);
+        BinaryPrimitives.WriteUInt16BigEndian(output[(at + 2)..], (ushort)toPort);
+        return at + 4;
+    }
+
+    private static (IPAddress From, IPAddress To) OneFamily(IPAddress from, IPAddress to)
+    {
+        from = Unscoped(from.IsIPv4MappedToIPv6 ? from.MapToIPv4() : from);
+        to = Unscoped(to.IsIPv4MappedToIPv6 ? to.MapToIPv4() : to);
+        return from.AddressFamily == to.AddressFamily ? (from, to) : (from.MapToIPv6(), to.MapToIPv6());
+    }
+
+    /// <summary>The address without an IPv6 scope (<c>%eth0</c>), which the header has no room for.</summary>
+    private static IPAddress Unscoped(IPAddress address)
+        => address.AddressFamily == AddressFamily.InterNetworkV6 && address.ScopeId != 0 ? new IPAddress(address.GetAddressBytes()) : address;
+}

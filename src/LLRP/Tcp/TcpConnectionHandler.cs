@@ -1,0 +1,128 @@
+using System.Diagnostics;
+using System.Net;
+using LLRP.ClientSide;
+using LLRP.Configuration.Routes;
+using LLRP.Diagnostics.AccessLogging;
+using LLRP.ProxyProtocol;
+using LLRP.Routing;
+using Microsoft.AspNetCore.Connections;
+
+namespace LLRP.Tcp;
+
+/// <summary>
+/// Kestrel hands every connection accepted on a TCP route's address here. Each one:
+/// 1. is closed at once (FIN, as the handler returns) past the route's <c>MaxConnections</c>, or when the route accepts
+///    the PROXY protocol and its header is refused (<see cref="ProxyHeaderReader"/>); the address a header carries is the
+///    client's from then on (the access log, the PROXY header sent on);
+/// 2. is given a destination of the route's cluster, connected (<see cref="RelayRouting"/>: balancing, health, the
+///    destination's limit, another destination after a connect failure) and sent the cluster's PROXY protocol header,
+///    or closed when none connects;
+/// 3. is relayed both ways (<see cref="TcpRelay"/>) until both sides are done;
+/// 4. is counted, and logged in one access log line.
+/// The route is looked up in the current table by each connection, so a reload's cluster and settings apply to the next one.
+/// </summary>
+/// <param name="routeId">The TCP route whose address this handler serves.</param>
+internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
+{
+    private int _open;
+
+    public async Task OnConnectedAsync(ConnectionContext connection)
+    {
+        var route = services.Router.Current.FindTcpRoute(routeId)
+            ?? throw new InvalidOperationException($"TCP route {routeId} is not in the routing table: a reload may not remove a TCP route whose address is bound.");
+        var start = Stopwatch.GetTimestamp();
+        var max = route.Options.MaxConnections;
+        if (max > 0 && Interlocked.Increment(ref _open) > max)
+        {
+            Interlocked.Decrement(ref _open);
+            services.Metrics.Refused(route.Tag, TcpAccessLog.Word(TcpRelayEnd.RouteLimit));
+            Log(connection.RemoteEndPoint, route, null, TcpAccessLog.Word(TcpRelayEnd.RouteLimit), 0, 0, start);
+            return;
+        }
+
+        try
+        {
+            await RelayAsync(connection, route, start);
+        }
+        finally
+        {
+            if (max > 0)
+            {
+                Interlocked.Decrement(ref _open);
+            }
+        }
+    }
+
+    private async Task RelayAsync(ConnectionContext connection, TcpRoute route, long start)
+    {
+        services.Metrics.Opened(route.Tag);
+        var client = connection.RemoteEndPoint as IPEndPoint;
+        var local = connection.LocalEndPoint as IPEndPoint;
+        if (route.Options.AcceptProxyProtocol)
+        {
+            var (received, refused, detail) = await ProxyHeaderReader.ReadAsync(connection, route.Options);
+            if (refused is not null)
+            {
+                services.Metrics.Refused(route.Tag, refused);
+                services.Metrics.Closed(route.Tag, 0, 0);
+                services.Log.ProxyHeaderRefused(route.Id, client?.ToString(), detail!);
+                Log(client, route, null, refused, 0, 0, start);
+                return;
+            }
+
+            if (received.Source is { } source)
+            {
+                (client, local) = (source, received.Destination);
+            }
+        }
+
+        var timeout = route.Options.ConnectTimeout;
+        var header = ProxyHeader(route.Cluster.Options.ProxyProtocol, client, local);
+        var target = await RelayRouting.ConnectAsync(route.Cluster, destination => services.Connector.ConnectAsync(destination, timeout, header), services.Routing);
+        if (target.Connection is not { } upstream)
+        {
+            services.Metrics.Refused(route.Tag, TcpAccessLog.Word(TcpRelayEnd.NoUpstream));
+            services.Metrics.Closed(route.Tag, 0, 0);
+            Log(client, route, target.Destination?.Name, TcpAccessLog.Word(TcpRelayEnd.NoUpstream), 0, 0, start);
+            return;
+        }
+
+        var relay = new TcpRelay(connection, upstream, route.Options.IdleTimeout);
+        services.Relays.Add(relay);
+        try
+        {
+            await relay.RunAsync();
+        }
+        finally
+        {
+            services.Relays.Remove(relay);
+            target.Destination!.Exit();
+            services.Metrics.Closed(route.Tag, relay.FromClient, relay.ToClient);
+            Log(client, route, target.Destination.Name, TcpAccessLog.Word(relay.End), relay.FromClient, relay.ToClient, start);
+        }
+    }
+
+    /// <summary>The cluster's PROXY protocol header: from the client's address to the one it connected to; empty for none.</summary>
+    private static byte[] ProxyHeader(ProxyProtocolVersion version, IPEndPoint? client, IPEndPoint? local)
+    {
+        if (version == ProxyProtocolVersion.None || client is null || local is null)
+        {
+            return [];
+        }
+
+        Span<byte> header = stackalloc byte[ProxyHeaderWriter.MaxLength];
+        return header[..ProxyHeaderWriter.Write(header, version, client, local)].ToArray();
+    }
+
+    /// <param name="client">The client's address: the connection's, or the one its PROXY protocol header carried.</param>
+    private void Log(EndPoint? client, TcpRoute route, string? destination, string end, long received, long sent, long start)
+        => services.AccessLog?.Write(new TcpSessionRecord(
+            ClientAddress.Of(client),
+            DateTime.UtcNow,
+            route.Id,
+            destination,
+            received,
+            sent,
+            (long)Stopwatch.GetElapsedTime(start).TotalMilliseconds,
+            end));
+}

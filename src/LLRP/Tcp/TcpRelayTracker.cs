@@ -1,0 +1,34 @@
+using System.Collections.Concurrent;
+
+namespace LLRP.Tcp;
+
+/// <summary>
+/// The open relays, watched as Kestrel watches its own connections: once a second the heartbeat closes those idle past
+/// their route's <c>IdleTimeout</c>, so that the relay loops only write the time of their last transfer. (When the proxy
+/// stops, Kestrel stops accepting, lets its connections run until <c>shutdownTimeoutMs</c> has passed and aborts those
+/// still open: their relays end with them.)
+/// </summary>
+internal sealed class TcpRelayTracker : IDisposable
+{
+    private static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
+
+    private readonly ConcurrentDictionary<TcpRelay, byte> _relays = new();
+    private readonly Timer _heartbeat;
+
+    public TcpRelayTracker() => _heartbeat = new Timer(static state => ((TcpRelayTracker)state!).ExpireIdle(), this, Interval, Interval);
+
+    public void Add(TcpRelay relay) => _relays.TryAdd(relay, 0);
+
+    public void Remove(TcpRelay relay) => _relays.TryRemove(relay, out _);
+
+    public void Dispose() => _heartbeat.Dispose();
+
+    private void ExpireIdle()
+    {
+        var now = Environment.TickCount64;
+        foreach (var relay in _relays.Keys)
+        {
+            relay.OnHeartbeat(now);
+        }
+    }
+}
