@@ -8,12 +8,17 @@
 // destination has closed its connections (upstream connections: idle pooled ones close within the pool's idle timeout,
 // so the gauge is polled for up to leak-wait-s seconds). It prints one key=value line per figure and exits 1
 // when a response reached the wrong request or carried wrong bytes, an exchange stalled, or a gauge did not return to 0.
+//   LLRP.FaultRun connections --proxy-port P --destination-port D --admin URL --limit L --over N
+// fills a proxy started with limits.maxClientConnections=L: L connections with one request each, held open, then N
+// more that must each get 503 and the close (ConnectionLimitRun); it checks the client connection gauge (L while they
+// are held, 0 once closed) and the rejected connection counter (N), and exits 1 otherwise.
 using System.Diagnostics;
 using System.Globalization;
 using LLRP.FaultRun;
 
+var connectionsCommand = args.Length > 0 && args[0] == "connections";
 var options = new Dictionary<string, string>(StringComparer.Ordinal);
-for (var i = 0; i + 1 < args.Length; i += 2)
+for (var i = connectionsCommand ? 1 : 0; i + 1 < args.Length; i += 2)
 {
     options[args[i].TrimStart('-')] = args[i + 1];
 }
@@ -24,6 +29,12 @@ if (!options.ContainsKey("proxy-port") || !options.ContainsKey("destination-port
 {
     Console.Error.WriteLine("usage: LLRP.FaultRun --proxy-port P --destination-port D --admin URL [--proxy-pid PID] [--requests N] [--connections N] [--fault-pct N] [--warmup-pct N] [--seed N] [--leak-wait-s N]");
     return 2;
+}
+
+if (connectionsCommand)
+{
+    return await ConnectionLimitCommand.RunAsync(
+        (int)Number("proxy-port", 0), (int)Number("destination-port", 0), options["admin"], (int)Number("limit", 10_000), (int)Number("over", 500));
 }
 
 var requests = Number("requests", 250_000);
