@@ -45,11 +45,13 @@ for project in src/LLRP/LLRP.csproj tests/LLRP.FaultRun/LLRP.FaultRun.csproj; do
     || { echo "connection-limit.sh: publish failed, see $results/build.log" >&2; exit 1; }
 done
 
+# A port below Linux's ephemeral range (32768 and up by default), so no outgoing connection can be holding it, that no
+# socket uses.
 free_port() {
   local port
   while true; do
-    port=$((20000 + RANDOM % 20000))
-    ss -Htln "sport = :$port" | grep -q . || { echo "$port"; return; }
+    port=$((20000 + RANDOM % 12000))
+    ss -Htan "sport = :$port" | grep -q . || { echo "$port"; return; }
   done
 }
 

@@ -46,7 +46,7 @@ await using var destination = new FaultingDestination((int)Number("destination-p
 var runner = new FaultRunner((int)Number("proxy-port", 0), destination, tally, Number("fault-pct", 5) / 100.0, (int)Number("seed", 1));
 using var gauges = new ProxyGauges(options["admin"]);
 
-string Rss() => proxyPid is null
+string Rss() => proxyPid is null || !File.Exists($"/proc/{proxyPid}/status")
     ? "n/a"
     : File.ReadLines($"/proc/{proxyPid}/status").First(line => line.StartsWith("VmRSS:", StringComparison.Ordinal))[6..].Trim();
 
