@@ -32,8 +32,8 @@ command -v curl >/dev/null || {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends curl >/dev/null
 }
 
-# Each process holds one descriptor per connection (the proxy two while a request is in flight), and some to spare.
-needed=$((2 * (limit + over) + 1024))
+# Each process holds one descriptor per client connection (the proxy also its few upstream ones), and some to spare.
+needed=$((limit + over + 1024))
 if (($(ulimit -n) < needed)); then
   ulimit -n "$needed" || { echo "connection-limit.sh: cannot raise the open-file limit to $needed" >&2; exit 1; }
 fi
