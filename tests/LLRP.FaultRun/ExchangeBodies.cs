@@ -9,7 +9,7 @@ namespace LLRP.FaultRun;
 /// </summary>
 internal static class ExchangeBodies
 {
-    /// <summary>Every response body has at least this many bytes, so that an origin can always cut one in the middle.</summary>
+    /// <summary>Every response body has at least this many bytes, so that a destination can always cut one in the middle.</summary>
     public const int MinResponseLength = 16;
 
     public static byte[] Request(string id, int maxLength) => Derive("request " + id, 0, maxLength);

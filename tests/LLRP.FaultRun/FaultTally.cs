@@ -12,7 +12,7 @@ internal sealed class FaultTally
     private long _mismatches;
     private long _collateral;
 
-    /// <summary>Responses delivered to the wrong request or with wrong bytes (at the client), and request bodies the origin got complete but wrong.</summary>
+    /// <summary>Responses delivered to the wrong request or with wrong bytes (at the client), and request bodies the destination got complete but wrong.</summary>
     public long Mismatches => Interlocked.Read(ref _mismatches);
 
     /// <summary>Requests that failed though no fault was injected into their exchange at either end.</summary>

@@ -9,11 +9,11 @@ namespace LLRP.FaultRun;
 /// A destination on 127.0.0.1 that answers <c>/f/{id}</c> with the response body derived from the id
 /// (<see cref="ExchangeBodies"/>), by Content-Length or chunked, keeping connections alive; it checks every request
 /// body it receives complete against the one derived from the id. For a share of the requests it injects an
-/// <see cref="OriginFault"/> instead, and remembers the id, so that a client can tell a failure it caused from one it did not.
+/// <see cref="DestinationFault"/> instead, and remembers the id, so that a client can tell a failure it caused from one it did not.
 /// </summary>
 internal sealed class FaultingDestination : IAsyncDisposable
 {
-    private static readonly OriginFault[] Faults = Enum.GetValues<OriginFault>();
+    private static readonly DestinationFault[] Faults = Enum.GetValues<DestinationFault>();
 
     private readonly TcpListener _listener;
     private readonly double _faultRate;
@@ -123,7 +123,7 @@ internal sealed class FaultingDestination : IAsyncDisposable
         var chunked = random.Next(4) == 0;
         var head = Encoding.ASCII.GetBytes($"HTTP/1.1 200 OK\r\nX-Id: {id}\r\n"
             + (chunked ? "Transfer-Encoding: chunked\r\n\r\n" : $"Content-Length: {body.Length}\r\n\r\n"));
-        OriginFault? fault = random.NextDouble() < _faultRate ? Faults[random.Next(Faults.Length)] : null;
+        DestinationFault? fault = random.NextDouble() < _faultRate ? Faults[random.Next(Faults.Length)] : null;
         if (fault is null)
         {
             await stream.WriteAsync(Frame(head, body, chunked, body.Length), _stopping.Token);
@@ -132,12 +132,12 @@ internal sealed class FaultingDestination : IAsyncDisposable
 
         _faulted[id] = 0;
         _tally.Count($"destination.{fault}");
-        if (fault != OriginFault.ResetBeforeResponse)
+        if (fault != DestinationFault.ResetBeforeResponse)
         {
             await stream.WriteAsync(Frame(head, body, chunked, body.Length / 2), _stopping.Token);
         }
 
-        if (fault == OriginFault.CutMidBody)
+        if (fault == DestinationFault.CutMidBody)
         {
             socket.Shutdown(SocketShutdown.Send);
             return false;

@@ -32,7 +32,7 @@ public sealed class FaultsAtBothEndsTests
         var summary = $"{tally.Describe()}\n{string.Join("\n", tally.Problems)}";
         Assert.True(tally.Mismatches == 0, $"{tally.Mismatches} responses reached the wrong request or carried wrong bytes: {summary}");
         Assert.True(tally["client.stalled"] == 0, $"{tally["client.stalled"]} exchanges neither ended nor closed: {summary}");
-        foreach (var fault in Enum.GetNames<ClientFault>().Select(name => $"client.{name}").Concat(Enum.GetNames<OriginFault>().Select(name => $"destination.{name}")))
+        foreach (var fault in Enum.GetNames<ClientFault>().Select(name => $"client.{name}").Concat(Enum.GetNames<DestinationFault>().Select(name => $"destination.{name}")))
         {
             Assert.True(tally[fault] > 0, $"No {fault} was injected: {summary}");
         }

@@ -1,7 +1,7 @@
 namespace LLRP.FaultRun;
 
-/// <summary>What the faulting origin does instead of answering a request in full.</summary>
-internal enum OriginFault
+/// <summary>What the faulting destination does instead of answering a request in full.</summary>
+internal enum DestinationFault
 {
     /// <summary>Resets the connection (RST) once the request is read, before any byte of the response.</summary>
     ResetBeforeResponse,
