@@ -6,20 +6,21 @@
 # 2. Starts the origin and the proxy (raw mode; $SOAK_PROXY_ARGS, default --upstreamConnections=pooled) on free
 #    loopback ports, and warms up for $SOAK_WARMUP_S seconds (default 15).
 # 3. For duration_s runs two wrk loads at once: GET /?s=1024 (32 connections) and a 1 KiB POST to /sink
-#    (16 connections), and samples the proxy's VmRSS (/proc/<pid>/status) every 5 s into
-#    results/soak-<UTC timestamp>/rss.csv, beside the wrk reports and the two processes' logs.
-# 4. Prints min/max/first/last RSS and the least-squares slope (MiB per minute).
-# Exits 1 when the proxy died, a load saw errors or non-2xx responses, or the last RSS exceeds the RSS right after
-# warm-up by more than the margin: max(SOAK_MAX_GROWTH_PCT % of it (default 20), SOAK_MAX_GROWTH_MB MiB (default 16)).
-# After warm-up the GC heap and the buffer pools should have reached their working size; growth beyond the margin
-# over the run is a leak suspect. Use a duration of several minutes for a meaningful slope.
+#    (16 connections), and samples the proxy's VmRSS (/proc/<pid>/status) and handle count (entries of
+#    /proc/<pid>/fd) every 5 s into results/soak-<UTC timestamp>/rss.csv, beside the wrk reports and the two
+#    processes' logs.
+# 4. Prints min/max/first/last RSS and handle count and the least-squares slope of each (per minute).
+# Exits 1 when the proxy died, a load saw errors or non-2xx responses, or the last RSS or the last handle count is
+# not within ±SOAK_FLAT_PCT % (default 5) of the first sample after warm-up. After warm-up the GC heap, the buffer
+# pools and the connection pools should have reached their working size; drift beyond the margin over the run is a
+# leak suspect. Use a duration of several minutes for a meaningful slope.
 set -euo pipefail
 
 duration="${1:-600}"
+((duration >= 3 * 5)) || { echo "soak.sh: duration_s must be at least 15" >&2; exit 2; }
 warmup="${SOAK_WARMUP_S:-15}"
 interval=5
-max_growth_pct="${SOAK_MAX_GROWTH_PCT:-20}"
-max_growth_mb="${SOAK_MAX_GROWTH_MB:-16}"
+flat_pct="${SOAK_FLAT_PCT:-5}"
 proxy_args="${SOAK_PROXY_ARGS:---upstreamConnections=pooled}"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -55,11 +56,13 @@ for name in LLRP LLRP.Downstream; do
   fi
 done
 
+# A port below Linux's ephemeral range (32768 and up by default), so no outgoing connection can be holding it, that no
+# socket uses.
 free_port() {
   local port
   while true; do
-    port=$((20000 + RANDOM % 20000))
-    ss -Htln "sport = :$port" | grep -q . || { echo "$port"; return; }
+    port=$((20000 + RANDOM % 12000))
+    ss -Htan "sport = :$port" | grep -q . || { echo "$port"; return; }
   done
 }
 
@@ -74,6 +77,7 @@ wait_for() {
 }
 
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+fd_count() { find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
 
 origin_port="$(free_port)"
 proxy_port="$(free_port)"
@@ -91,22 +95,24 @@ base="http://127.0.0.1:$proxy_port"
 echo "soak.sh: warming up for ${warmup}s (proxy pid $proxy_pid, port $proxy_port; origin port $origin_port)" >&2
 wrk -t1 -c32 -d"${warmup}s" "$base/?s=1024" >"$results/warmup.txt"
 
-echo "seconds,rss_kib" >"$results/rss.csv"
+echo "seconds,rss_kib,fds" >"$results/rss.csv"
 echo "soak.sh: running for ${duration}s, results in $results" >&2
 wrk -t1 -c32 -d"${duration}s" -s scripts/wrk/status.lua "$base/?s=1024" >"$results/wrk-get.txt" 2>&1 &
 get_pid=$!
 wrk -t1 -c16 -d"${duration}s" -s scripts/wrk/post.lua "$base/sink" -- 1024 >"$results/wrk-post.txt" 2>&1 &
 post_pid=$!
 pids+=("$get_pid" "$post_pid")
+# Samples are taken while both loads hold their connections open: from one interval after the start to one interval
+# before the end, so that neither the loads' connecting nor their closing shows in the handle count.
 start=$SECONDS
-while kill -0 "$get_pid" 2>/dev/null || kill -0 "$post_pid" 2>/dev/null; do
+sleep "$interval"
+while ((SECONDS - start <= duration - interval)); do
   kill -0 "$proxy_pid" 2>/dev/null || { echo "soak.sh: the proxy died, see $results/proxy.log" >&2; exit 1; }
-  echo "$((SECONDS - start)),$(rss_kib "$proxy_pid")" >>"$results/rss.csv"
+  echo "$((SECONDS - start)),$(rss_kib "$proxy_pid"),$(fd_count "$proxy_pid")" >>"$results/rss.csv"
   sleep "$interval"
 done
 wait "$get_pid" "$post_pid"
 kill -0 "$proxy_pid" 2>/dev/null || { echo "soak.sh: the proxy died, see $results/proxy.log" >&2; exit 1; }
-echo "$((SECONDS - start)),$(rss_kib "$proxy_pid")" >>"$results/rss.csv"
 
 failed=0
 for report in wrk-get wrk-post; do
@@ -118,25 +124,33 @@ for report in wrk-get wrk-post; do
   fi
 done
 
-awk -F, -v pct="$max_growth_pct" -v mb="$max_growth_mb" '
-  BEGIN { n = 0 }
-  NR == 1 { next }
-  {
-    t[n] = $1; r[n] = $2; n++
-    if (min == "" || $2 < min) min = $2
-    if ($2 > max) max = $2
+awk -F, -v pct="$flat_pct" '
+  function slope(col,    i, st, sv, mt, mv, cov, var) {
+    for (i = 0; i < n; i++) { st += t[i]; sv += v[col, i] }
+    mt = st / n; mv = sv / n
+    for (i = 0; i < n; i++) { cov += (t[i] - mt) * (v[col, i] - mv); var += (t[i] - mt) ^ 2 }
+    return var > 0 ? cov / var * 60 : 0
   }
+  function report(col, name, unit, scale,    i, min, max, first, last, margin) {
+    min = max = v[col, 0]
+    for (i = 1; i < n; i++) { if (v[col, i] < min) min = v[col, i]; if (v[col, i] > max) max = v[col, i] }
+    first = v[col, 0]; last = v[col, n - 1]
+    margin = first * pct / 100
+    printf "%s over %d samples: min %.1f, max %.1f, first (after warm-up) %.1f, last %.1f %s (%+.2f%%); slope %+.3f %s/min\n",
+      name, n, min / scale, max / scale, first / scale, last / scale, unit, (last - first) * 100 / first, slope(col) / scale, unit
+    if (last > first + margin || last < first - margin) {
+      printf "soak.sh: %s is not flat: last %.1f outside first ±%s%% (%.1f..%.1f %s)\n",
+        name, last / scale, pct, (first - margin) / scale, (first + margin) / scale, unit
+      bad = 1
+    }
+  }
+  BEGIN { n = 0; bad = 0 }
+  NR == 1 { next }
+  { t[n] = $1; v[2, n] = $2; v[3, n] = $3; n++ }
   END {
-    first = r[0]; last = r[n - 1]
-    for (i = 0; i < n; i++) { st += t[i]; sr += r[i] }
-    mt = st / n; mr = sr / n
-    for (i = 0; i < n; i++) { cov += (t[i] - mt) * (r[i] - mr); var += (t[i] - mt) ^ 2 }
-    slope = var > 0 ? cov / var * 60 / 1024 : 0
-    margin = first * pct / 100; if (margin < mb * 1024) margin = mb * 1024
-    printf "RSS MiB over %d samples: min %.1f, max %.1f, first (after warm-up) %.1f, last %.1f; slope %+.3f MiB/min\n",
-      n, min / 1024, max / 1024, first / 1024, last / 1024, slope
-    printf "limit: last <= first + %.1f MiB (%s%% or %s MiB)\n", margin / 1024, pct, mb
-    if (last > first + margin) { print "soak.sh: RSS grew past the margin: leak suspect"; exit 1 }
+    report(2, "RSS", "MiB", 1024)
+    report(3, "handles", "fds", 1)
+    exit bad
   }' "$results/rss.csv" | tee "$results/summary.txt" || failed=1
 
 exit "$failed"

@@ -1,3 +1,4 @@
+using LLRP.FaultRun;
 using LLRP.FunctionalTests.Hardening;
 using LLRP.FunctionalTests.Infrastructure;
 
@@ -46,5 +47,37 @@ public sealed class ClientConnectionLimitTests
             }
         }, "A new connection being served once one closed");
         Assert.Equal(200, (await second.GetAsync("/second-again")).StatusCode);
+    }
+
+    // Many at once (scripts/connection-limit.sh runs 10,000): every connection within the limit is served and stays
+    // open, every one over it gets 503 and the close, each is counted, and the gauge follows.
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task ManyOverLimit_EachRefusedAndCountedWhileTheHeldOnesStayServed(string mode)
+    {
+        const int Limit = 200;
+        const int Over = 60;
+        var tally = new FaultTally();
+        await using var destination = new FaultingDestination(0, 0, 1, tally);
+        await using var proxy = await TestHosts.StartProxyAsync(destination.Url, mode, $"limits.maxClientConnections={Limit}");
+        using var metrics = new ProxyMeterRecorder(proxy);
+        var run = new ConnectionLimitRun(proxy.Port);
+        using var timeout = new CancellationTokenSource(Deadline.Io * 6);
+
+        try
+        {
+            await run.RunAsync(Limit, Over, timeout.Token);
+
+            Assert.True(run.Served == Limit && run.Refused == Over, $"{run.Served} served, {run.Refused} refused: {string.Join("; ", run.Problems)}");
+            Assert.Equal(Limit, metrics.Sum("llrp.client.active_connections"));
+            Assert.Equal(Over, metrics.Sum("llrp.client.rejected_connections"));
+        }
+        finally
+        {
+            run.CloseAll();
+        }
+
+        await metrics.WaitForSumAsync("llrp.client.active_connections", 0);
+        Assert.Equal(0, tally.Mismatches);
     }
 }

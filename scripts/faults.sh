@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The fault run: faults at both ends, every mode. From anywhere:
+#   bash scripts/faults.sh [total_requests]      (default 1000000, split evenly over the modes)
+# 1. Publishes LLRP and tests/LLRP.FaultRun in Release into artifacts/faults. Installs curl with apt-get when missing.
+# 2. For each mode of $FAULT_MODES (default: raw httpclient httpclient-httpcontext yarp) starts the proxy on free loopback
+#    ports with its admin listener (for the connection gauges) and pool.idleTimeoutMs=2000, then runs LLRP.FaultRun:
+#    $FAULT_CONNECTIONS concurrent clients (default 32), GETs and POSTs with unique ids and bodies derived from them,
+#    $FAULT_PCT % client faults (abort mid-upload, abort mid-download, half-close early, garbage after the request) and
+#    $FAULT_PCT % destination faults (reset before the response, reset mid-body, cut mid-body), default 5.
+# 3. Prints each mode's figures (requests, duration, faults injected, outcomes, mismatches, stalls, gauges after the
+#    run, the proxy's VmRSS at start, after the warm-up tenth and at the end) into results/faults-<UTC timestamp>/.
+# Exits 1 when a mode saw a response reach the wrong request or carry wrong bytes, an exchange stall, a connection
+# gauge stay above 0, or the proxy die.
+set -euo pipefail
+
+total="${1:-1000000}"
+[[ $total =~ ^[1-9][0-9]*$ ]] || { echo "faults.sh: total_requests must be a positive whole number, not '$total'" >&2; exit 2; }
+modes="${FAULT_MODES:-raw httpclient httpclient-httpcontext yarp}"
+connections="${FAULT_CONNECTIONS:-32}"
+fault_pct="${FAULT_PCT:-5}"
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+publish="$root/artifacts/faults"
+results="$root/results/faults-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$results"
+
+proxy_pid=""
+cleanup() {
+  [[ -n $proxy_pid ]] && kill -TERM "$proxy_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+command -v curl >/dev/null || {
+  echo "faults.sh: installing curl" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends curl >/dev/null
+}
+
+for project in src/LLRP/LLRP.csproj tests/LLRP.FaultRun/LLRP.FaultRun.csproj; do
+  name="$(basename "$project" .csproj)"
+  echo "faults.sh: publishing $name into $publish/$name" >&2
+  dotnet publish "$project" -c Release -o "$publish/$name" --nologo -v q >>"$results/build.log" 2>&1 \
+    || { echo "faults.sh: publish failed, see $results/build.log" >&2; exit 1; }
+done
+
+# A port below Linux's ephemeral range (32768 and up by default), so no outgoing connection can be holding it, that no
+# socket uses.
+free_port() {
+  local port
+  while true; do
+    port=$((20000 + RANDOM % 12000))
+    ss -Htan "sport = :$port" | grep -q . || { echo "$port"; return; }
+  done
+}
+
+set -- $modes
+per_mode=$((total / $#))
+failed=0
+for mode in $modes; do
+  proxy_port="$(free_port)"
+  destination_port="$(free_port)"
+  admin_port="$(free_port)"
+  dotnet "$publish/LLRP/LLRP.dll" --urls="http://127.0.0.1:$proxy_port" --downstream="http://127.0.0.1:$destination_port" \
+    --admin.urls="http://127.0.0.1:$admin_port" --mode="$mode" --pool.idleTimeoutMs=2000 >"$results/proxy-$mode.log" 2>&1 &
+  proxy_pid=$!
+  for _ in $(seq 100); do
+    curl -fsS -o /dev/null "http://127.0.0.1:$admin_port/metrics" 2>/dev/null && break
+    sleep 0.1
+  done
+  echo "faults.sh: $mode: $per_mode requests (proxy pid $proxy_pid, port $proxy_port)" >&2
+  started=$SECONDS
+  run_status=0
+  dotnet "$publish/LLRP.FaultRun/LLRP.FaultRun.dll" --proxy-port "$proxy_port" --destination-port "$destination_port" \
+    --admin "http://127.0.0.1:$admin_port" --proxy-pid "$proxy_pid" --requests "$per_mode" --connections "$connections" \
+    --fault-pct "$fault_pct" >"$results/$mode.txt" 2>&1 || run_status=$?
+  kill -0 "$proxy_pid" 2>/dev/null || { echo "faults.sh: $mode: the proxy died, see $results/proxy-$mode.log" >&2; run_status=1; }
+  kill -TERM "$proxy_pid" 2>/dev/null || true
+  wait "$proxy_pid" 2>/dev/null || true
+  proxy_pid=""
+  { echo "== $mode ($((SECONDS - started)) s, exit $run_status)"; cat "$results/$mode.txt"; } | tee -a "$results/summary.txt"
+  [[ $run_status == 0 ]] || failed=1
+done
+
+exit "$failed"

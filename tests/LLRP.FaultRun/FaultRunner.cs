@@ -1,0 +1,54 @@
+using System.Globalization;
+
+namespace LLRP.FaultRun;
+
+/// <summary>
+/// Runs requests through a proxy to a <see cref="FaultingDestination"/> from concurrent <see cref="FaultingClient"/>s
+/// until a number of requests is reached; every request gets a unique id.
+/// </summary>
+internal sealed class FaultRunner(int proxyPort, FaultingDestination destination, FaultTally tally, double faultRate, int seed)
+{
+    public const int MaxRequestBody = 8 * 1024;
+    public const int MaxResponseBody = 16 * 1024;
+
+    /// <summary>How long one exchange may go without ending: longer means the proxy neither answered nor closed.</summary>
+    public static readonly TimeSpan ExchangeTimeout = TimeSpan.FromSeconds(30);
+
+    private long _taken;
+    private long _limit;
+
+    public int ProxyPort => proxyPort;
+
+    public FaultingDestination Destination => destination;
+
+    public FaultTally Tally => tally;
+
+    public double FaultRate => faultRate;
+
+    public int Seed => seed;
+
+    /// <summary>Requests taken so far, over every call of <see cref="RunAsync"/>.</summary>
+    public long Requests => Math.Min(Interlocked.Read(ref _taken), Interlocked.Read(ref _limit));
+
+    /// <summary>Sends <paramref name="requests"/> more requests over <paramref name="connections"/> concurrent clients.</summary>
+    public Task RunAsync(long requests, int connections)
+    {
+        Interlocked.Add(ref _limit, requests);
+        return Task.WhenAll(Enumerable.Range(0, connections).Select(index => Task.Run(() => new FaultingClient(this, index).RunAsync())));
+    }
+
+    /// <summary>Takes the next request id, unless the requests asked for are all taken.</summary>
+    public bool TryTakeRequest(out string id)
+    {
+        var taken = Interlocked.Increment(ref _taken);
+        if (taken > Interlocked.Read(ref _limit))
+        {
+            Interlocked.Decrement(ref _taken);
+            id = "";
+            return false;
+        }
+
+        id = taken.ToString(CultureInfo.InvariantCulture);
+        return true;
+    }
+}

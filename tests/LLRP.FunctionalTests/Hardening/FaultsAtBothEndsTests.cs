@@ -1,0 +1,47 @@
+using LLRP.FaultRun;
+using LLRP.FunctionalTests.Infrastructure;
+
+namespace LLRP.FunctionalTests.Hardening;
+
+/// <summary>
+/// A bounded slice of the fault run (scripts/faults.sh runs a million requests): clients that abort mid-upload and
+/// mid-download, half-close early and send garbage after a request, and a destination that resets before the response,
+/// resets mid-body and cuts mid-body, each for 5% of the requests. Every request carries a unique id and every body is
+/// derived from it: no 200 may reach another request or carry other bytes than its own (RFC 9112 §9.3.2; a response the
+/// proxy cannot finish is an aborted connection, RFC 9112 §8), and once the clients are gone and the destination has
+/// closed its side, the proxy's connection gauges are back to 0.
+/// </summary>
+public sealed class FaultsAtBothEndsTests
+{
+    private const int Requests = 1500;
+    private const int Clients = 16;
+    private const double FaultRate = 0.05;
+
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task FaultsAtBothEnds_NoResponseReachesTheWrongRequestAndNoConnectionLeaks(string mode)
+    {
+        var tally = new FaultTally();
+        await using var destination = new FaultingDestination(0, FaultRate, Seed(mode), tally);
+        await using var proxy = await TestHosts.StartProxyAsync(destination.Url, mode, "pool.idleTimeoutMs=1000");
+        using var metrics = new ProxyMeterRecorder(proxy);
+        var run = new FaultRunner(proxy.Port, destination, tally, FaultRate, Seed(mode));
+
+        await run.RunAsync(Requests, Clients);
+
+        var summary = $"{tally.Describe()}\n{string.Join("\n", tally.Problems)}";
+        Assert.True(tally.Mismatches == 0, $"{tally.Mismatches} responses reached the wrong request or carried wrong bytes: {summary}");
+        Assert.True(tally["client.stalled"] == 0, $"{tally["client.stalled"]} exchanges neither ended nor closed: {summary}");
+        foreach (var fault in Enum.GetNames<ClientFault>().Select(name => $"client.{name}").Concat(Enum.GetNames<DestinationFault>().Select(name => $"destination.{name}")))
+        {
+            Assert.True(tally[fault] > 0, $"No {fault} was injected: {summary}");
+        }
+
+        Assert.True(tally["status.200"] > Requests / 2, $"Too few requests got through to prove anything: {summary}");
+        await metrics.WaitForSumAsync("llrp.client.active_connections", 0);
+        destination.CloseAll();
+        await metrics.WaitForSumAsync("llrp.upstream.active_connections", 0);
+    }
+
+    private static int Seed(string mode) => 1 + Array.IndexOf(LlrpModes.Every, mode);
+}
