@@ -14,7 +14,7 @@
 #
 # usage: scripts/haproxy.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081[,127.0.0.1:8082...] --dir DIR
 #                           [--threads N] [--balance roundrobin|leastconn|...]
-#                           [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR]
+#                           [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR] [--proto h2]
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,6 +26,7 @@ balance=roundrobin
 scheme=http
 downstream_scheme=http
 tls_cert=""
+proto=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --listen) listen="$2"; shift 2 ;;
@@ -36,6 +37,7 @@ while [[ $# -gt 0 ]]; do
     --scheme) scheme="$2"; shift 2 ;;
     --downstream-scheme) downstream_scheme="$2"; shift 2 ;;
     --tls-cert) tls_cert="$2"; shift 2 ;;
+    --proto) proto="$2"; shift 2 ;;
     *) echo "haproxy.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -52,6 +54,12 @@ bind_tls=""
 server_tls=""
 [[ $scheme == https ]] && bind_tls=" ssl crt $tls_cert/haproxy.pem alpn http/1.1"
 [[ $downstream_scheme == https ]] && server_tls=" ssl verify none sni str(localhost) alpn http/1.1"
+# --proto h2: the bind line speaks HTTP/2 only (h2c with prior knowledge over http), the origin leg stays HTTP/1.1.
+case "$proto" in
+  "") ;;
+  h2) bind_tls+=" proto h2" ;;
+  *) echo "haproxy.sh: --proto '$proto' is not h2" >&2; exit 2 ;;
+esac
 nofile="$(ulimit -Hn)"
 [[ $nofile == unlimited || $nofile -gt 65536 ]] && nofile=65536
 maxconn=$(((nofile - 100) / 2))

@@ -23,7 +23,7 @@
 # idle clients of a proxy that holds one upstream connection per client fit.
 #
 # usage: scripts/nginx-origin.sh --listen 127.0.0.1:8081 --dir DIR [--sizes 10,1024,102400]
-#                                [--tls-listen 127.0.0.1:8443] [--tls-cert DIR]
+#                                [--tls-listen 127.0.0.1:8443] [--tls-cert DIR] [--h2c-listen 127.0.0.1:8444]
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/nginx-common.sh"
@@ -32,12 +32,14 @@ dir=nginx-origin
 sizes=10,1024,102400
 tls_listen=""
 tls_cert=""
+h2c_listen=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --listen) listen="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --sizes) sizes="$2"; shift 2 ;;
     --tls-listen) tls_listen="$2"; shift 2 ;;
+    --h2c-listen) h2c_listen="$2"; shift 2 ;;
     --tls-cert) tls_cert="$2"; shift 2 ;;
     *) echo "nginx-origin.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
@@ -57,6 +59,9 @@ if [[ -n $tls_listen ]]; then
         ssl_certificate_key $tls_cert/key.pem;
         ssl_session_cache shared:origin_tls:10m;"
 fi
+# --h2c-listen ADDR: the same server also listens on ADDR for HTTP/2 with prior knowledge (only), for direct h2load.
+[[ -n $h2c_listen ]] && tls_server="        listen $h2c_listen http2;
+$tls_server"
 mkdir -p "$dir/www/small" "$dir/www/large"
 
 # One file per size (10 always: the size when s is absent), cut from the pattern doubled until it is long enough,

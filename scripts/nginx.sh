@@ -18,7 +18,7 @@
 #
 # usage: scripts/nginx.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081[,127.0.0.1:8082...] --dir DIR
 #                         [--workers N] [--balance round_robin|least_conn|random_two_least_conn]
-#                         [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR]
+#                         [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR] [--http2]
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/nginx-common.sh"
@@ -30,6 +30,7 @@ balance=round_robin
 scheme=http
 downstream_scheme=http
 tls_cert=""
+http2=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --listen) listen="$2"; shift 2 ;;
@@ -40,6 +41,7 @@ while [[ $# -gt 0 ]]; do
     --scheme) scheme="$2"; shift 2 ;;
     --downstream-scheme) downstream_scheme="$2"; shift 2 ;;
     --tls-cert) tls_cert="$2"; shift 2 ;;
+    --http2) http2=1; shift ;;
     *) echo "nginx.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -68,6 +70,8 @@ bash "$(dirname "${BASH_SOURCE[0]}")/tls-cert.sh" --dir "$tls_cert" --schemes "$
 tls_cert="$(cd "$tls_cert" 2>/dev/null && pwd || echo "$tls_cert")"
 listen_tls=""
 [[ $scheme == https ]] && listen_tls=" ssl"
+# --http2: the listen address speaks HTTP/2 (over http: h2c with prior knowledge only); the origin leg stays HTTP/1.1.
+[[ $http2 -eq 1 ]] && listen_tls+=" http2"
 {
 nginx_main_context "$dir" "$workers"
 cat <<CONFIG

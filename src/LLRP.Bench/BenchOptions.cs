@@ -16,7 +16,9 @@ public sealed record BenchOptions
           --only a,b,...       contenders to run (names below), always in catalog order
           --shapes a,b,...     load shapes to run (names below): http on both legs (get-10b-c32, …), TLS from the client
                                (https-http-get-1kb-c32, …) or on both legs (https-https-…; the run's self-signed
-                               certificate is made by scripts/tls-cert.sh), a WebSocket echo of 64 KiB messages
+                               certificate is made by scripts/tls-cert.sh), HTTP/2 with prior knowledge from the
+                               client, HTTP/1.1 to the origin, driven by h2load -c 32 -m 10 (h2-get-10b-c32m10,
+                               h2-post-1kb-c32m10; run by direct, llrp-raw-pooled, yarp-app, haproxy and nginx), a WebSocket echo of 64 KiB messages
                                (ws-64kib-c32, always through the bundled origin); default: all of these. Only when
                                named: balance-slow-c64, GET 10 B with 64 connections through a contender balancing
                                over three origins, two fast (the shapes' origin and another of its kind) and the

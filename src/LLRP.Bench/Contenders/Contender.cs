@@ -59,11 +59,18 @@ public sealed record Contender
         return [.. Arguments
             .Concat(legs.ClientTls ? ClientTlsArguments : [])
             .Concat(legs.OriginTls ? OriginTlsArguments : [])
+            .Concat(legs.ClientHttp2 ? ClientHttp2Arguments ?? [] : [])
             .Select(argument => argument
                 .Replace(OriginsToken, origins, StringComparison.Ordinal)
                 .Replace(SchemeToken, legs.ClientScheme, StringComparison.Ordinal)
                 .Replace(OriginSchemeToken, legs.OriginScheme, StringComparison.Ordinal))];
     }
+
+    /// <summary>
+    /// Its extra arguments when the client speaks h2c (<see cref="Legs.ClientHttp2"/>); null when it does not run the
+    /// HTTP/2 shapes.
+    /// </summary>
+    public IReadOnlyList<string>? ClientHttp2Arguments { get; init; }
 
     /// <summary>Why it cannot run at all (not built, program not installed), known before starting it.</summary>
     public string? UnavailableReason { get; init; }

@@ -65,9 +65,9 @@ public static class ContenderCatalog
 
         Contender[] contenders =
         [
-            new Contender { Name = "direct", Description = "no proxy: wrk → origin", Kind = ContenderKind.Direct },
+            new Contender { Name = "direct", Description = "no proxy: wrk → origin (HTTP/2 shapes: h2load → the origin's h2c listener)", Kind = ContenderKind.Direct, ClientHttp2Arguments = [] },
             Llrp("llrp-raw-perclient", "LLRP raw mode, one upstream connection per client connection", "--mode=raw", "--upstreamConnections=perClient"),
-            Llrp("llrp-raw-pooled", "LLRP raw mode, pooled upstream connections", "--mode=raw", "--upstreamConnections=pooled"),
+            Llrp("llrp-raw-pooled", "LLRP raw mode, pooled upstream connections (HTTP/2 shapes: h2c on the same url, HTTP/1.1 to the origin)", "--mode=raw", "--upstreamConnections=pooled") with { ClientHttp2Arguments = [] },
             Llrp("llrp-raw-pooled-accesslog", "LLRP raw mode, pooled, access log (combined) to a file in the results directory", "--mode=raw", "--upstreamConnections=pooled", $"--accessLog={Path.Combine(options.ResultsDirectory, "access.log")}"),
             Routed(Llrp("llrp-raw-pooled-100routes", "LLRP raw mode, pooled, 100 routes of a ReverseProxy section; the load takes the last", "--mode=raw", "--upstreamConnections=pooled")),
             Balanced(Llrp("llrp-raw-pooled-roundrobin", "LLRP raw mode, pooled, a destination per request in turn", "--mode=raw", "--upstreamConnections=pooled", "--balancing=roundRobin"), "roundRobin"),
@@ -79,12 +79,12 @@ public static class ContenderCatalog
             Llrp("llrp-httpclient-httpcontext", "LLRP light HttpContext + HttpClient mode", "--mode=httpclient-httpcontext"),
             Llrp("llrp-yarp", "LLRP light HttpContext + YARP IHttpForwarder mode", "--mode=yarp"),
             Balanced(Llrp("llrp-yarp-leastrequests", "LLRP YARP mode, the destination with the fewest requests in flight", "--mode=yarp", "--balancing=leastRequests"), "leastRequests"),
-            Baseline(options, "yarp-app", "full ASP.NET Core + YARP app", "YarpProxy", listen),
+            Baseline(options, "yarp-app", "full ASP.NET Core + YARP app (HTTP/2 shapes: a Kestrel Http2 endpoint)", "YarpProxy", listen) with { ClientHttp2Arguments = ["--Kestrel:EndpointDefaults:Protocols=Http2"] },
             Baseline(options, "yarp-app-tiered", "full ASP.NET Core + YARP app, tiered compilation on", "YarpProxy", listen, _tieredEnvironment),
             Baseline(options, "httpclient-proxy", "full ASP.NET Core + HttpClient proxy", "HttpClientProxy", listen),
-            Native(options, "haproxy", "HAProxy, nbthread 1, http-reuse safe", "haproxy", listen, "roundrobin (HAProxy's default)"),
+            Native(options, "haproxy", "HAProxy, nbthread 1, http-reuse safe (HTTP/2 shapes: bind … proto h2)", "haproxy", listen, "roundrobin (HAProxy's default)") with { ClientHttp2Arguments = ["--proto", "h2"] },
             Native(options, "haproxy-leastconn", "HAProxy as above, balance leastconn", "haproxy", listen, "leastconn", "--balance", "leastconn"),
-            Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64", "nginx", listen, "round robin (nginx's default)"),
+            Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64 (HTTP/2 shapes: listen … http2)", "nginx", listen, "round robin (nginx's default)") with { ClientHttp2Arguments = ["--http2"] },
             Native(options, "nginx-leastconn", "nginx as above, least_conn", "nginx", listen, "least_conn", "--balance", "least_conn"),
             Native(options, "nginx-p2c", "nginx as above, random two least_conn", "nginx", listen, "random two least_conn", "--balance", "random_two_least_conn"),
         ];

@@ -9,7 +9,7 @@ namespace LLRP.Bench.Load;
 /// <param name="Name">Stable identifier used in file names and crank result names, e.g. <c>get-10b-c32</c>.</param>
 /// <param name="Title">Human title, e.g. <c>GET 10 B, 32 connections</c>.</param>
 /// <param name="Path">Path and query on the origin's contract, e.g. <c>/?s=10</c>.</param>
-/// <param name="Connections">wrk's <c>-c</c>, or the WebSocket connections.</param>
+/// <param name="Connections">wrk's or h2load's <c>-c</c>, or the WebSocket connections.</param>
 /// <param name="RequestBodyBytes">POST body size; 0 for a GET.</param>
 /// <param name="Legs">The schemes of the client → contender and contender → origin legs; http on both by default.</param>
 /// <param name="WebSocketMessageBytes">
@@ -19,9 +19,12 @@ namespace LLRP.Bench.Load;
 /// &gt; 0: the contender balances over several origins (<see cref="Origins.OriginPlan.Balance"/>), one of which delays
 /// every response by this many milliseconds; only contenders that take several origins run it.
 /// </param>
+/// <param name="StreamsPerConnection">
+/// &gt; 0: h2load over h2c (<see cref="H2loadRunner"/>) with this many concurrent streams per connection (<c>-m</c>) instead of wrk.
+/// </param>
 public sealed record LoadShape(
     string Name, string Title, string Path, int Connections, int RequestBodyBytes, Legs Legs = default, int WebSocketMessageBytes = 0,
-    int SlowOriginDelayMs = 0)
+    int SlowOriginDelayMs = 0, int StreamsPerConnection = 0)
 {
     private const string SizeQuery = "/?s=";
 
@@ -30,6 +33,8 @@ public sealed record LoadShape(
     public bool IsWebSocket => WebSocketMessageBytes > 0;
 
     public bool IsBalance => SlowOriginDelayMs > 0;
+
+    public bool IsHttp2 => StreamsPerConnection > 0;
 
     /// <summary>The body size the request asks the origin for (<c>/?s=N</c>); null when it asks for none.</summary>
     public int? ResponseSize => Path.StartsWith(SizeQuery, StringComparison.Ordinal)

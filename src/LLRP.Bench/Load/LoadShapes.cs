@@ -4,7 +4,9 @@ namespace LLRP.Bench.Load;
 /// The shapes of DESIGN.md's benchmark method: GET 10 B, 1 KB, 100 KB and POST 1 KB, at 32, 128 and 256 connections, over
 /// http; GET 1 KB, 100 KB and POST 1 KB at 32 connections with TLS from the client (<c>https-http-*</c>) and on both legs
 /// (<c>https-https-*</c>); a WebSocket echo of 64 KiB messages on 32 connections (<c>ws-64kib-c32</c>); and, only when
-/// named, GET 10 B balanced over two fast origins and one that delays every response 20 ms (<c>balance-slow-c64</c>).
+/// named, GET 10 B balanced over two fast origins and one that delays every response 20 ms (<c>balance-slow-c64</c>); and
+/// GET 10 B and POST 1 KB over h2c from the client, 32 connections of 10 concurrent streams each, to an HTTP/1.1 origin
+/// (<c>h2-get-10b-c32m10</c>, <c>h2-post-1kb-c32m10</c>), driven by h2load.
 /// </summary>
 public static class LoadShapes
 {
@@ -18,8 +20,15 @@ public static class LoadShapes
     public static readonly LoadShape BalanceSlow = new(
         "balance-slow-c64", "GET 10 B over three origins, one delaying every response 20 ms, 64 connections", "/?s=10", 64, 0, SlowOriginDelayMs: 20);
 
+    /// <summary>The HTTP/2 shapes: h2load <c>-c 32 -m 10</c> over h2c, the contender → origin leg HTTP/1.1.</summary>
+    public static readonly IReadOnlyList<LoadShape> Http2 =
+    [
+        new("h2-get-10b-c32m10", "HTTP/2 (h2c) GET 10 B, 32 connections × 10 streams", "/?s=10", 32, 0, new Legs(false, false, ClientHttp2: true), StreamsPerConnection: 10),
+        new("h2-post-1kb-c32m10", "HTTP/2 (h2c) POST 1 KB to /sink, 32 connections × 10 streams", "/sink", 32, 1024, new Legs(false, false, ClientHttp2: true), StreamsPerConnection: 10),
+    ];
+
     /// <summary>What <c>--shapes</c> accepts.</summary>
-    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create), .. WithTls(), WebSocketEcho, BalanceSlow];
+    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create), .. WithTls(), .. Http2, WebSocketEcho, BalanceSlow];
 
     /// <summary>What runs without <c>--shapes</c>: all but the balancing shape, which needs origins and contenders of its own.</summary>
     public static readonly IReadOnlyList<LoadShape> Default = [.. All.Where(shape => !shape.IsBalance)];

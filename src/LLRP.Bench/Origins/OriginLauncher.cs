@@ -31,6 +31,11 @@ public static class OriginLauncher
                 arguments.AddRange(["--tls-listen", $"127.0.0.1:{tls}", "--tls-cert", context.Certificate.Directory]);
             }
 
+            if (origin.H2cPort is { } h2c)
+            {
+                arguments.AddRange(["--h2c-listen", $"127.0.0.1:{h2c}"]);
+            }
+
             process = ChildProcess.Start("bash", arguments, new Dictionary<string, string>(), context.LoadCpus, log);
         }
         else
@@ -56,6 +61,11 @@ public static class OriginLauncher
         if (error is null && origin.TlsPort is { } tlsReady)
         {
             error = await Readiness.WaitAsync(context.Http, "https", tlsReady, process, TimeSpan.FromSeconds(30), cancellationToken);
+        }
+
+        if (error is null && origin.H2cPort is { } h2cReady)
+        {
+            error = await Readiness.WaitAsync(context.Http, "http", h2cReady, process, TimeSpan.FromSeconds(30), cancellationToken, http2: true);
         }
 
         if (error is not null)

@@ -22,6 +22,12 @@ public sealed record OriginPlan
     /// <summary>The shapes' origin's TLS port (same process as <see cref="ShapesPort"/>); null when no selected shape has a TLS leg.</summary>
     public required int? ShapesTlsPort { get; init; }
 
+    /// <summary>
+    /// The nginx origin's h2c port (same process as <see cref="ShapesPort"/>), direct's target in the HTTP/2 shapes; null
+    /// when no HTTP/2 shape is selected or the bundled origin serves the shapes.
+    /// </summary>
+    public int? ShapesH2cPort { get; init; }
+
     /// <summary>The bundled origin's port for the 1 GiB bodies and the WebSocket echo; null when neither runs.</summary>
     public required int? BundledPort { get; init; }
 
@@ -39,7 +45,7 @@ public sealed record OriginPlan
     {
         get
         {
-            yield return new OriginProcess(NameOf(ShapesOrigin), "the shapes'", ShapesOrigin, ShapesPort, ShapesTlsPort);
+            yield return new OriginProcess(NameOf(ShapesOrigin), "the shapes'", ShapesOrigin, ShapesPort, ShapesTlsPort, H2cPort: ShapesH2cPort);
             if (HasSeparateBundledOrigin)
             {
                 yield return new OriginProcess(NameOf(OriginKind.Bundled), "the bundled", OriginKind.Bundled, BundledPort!.Value);
@@ -69,10 +75,13 @@ public sealed record OriginPlan
         int? bundledPort = !options.LargeBodies && !shapes.Any(s => s.IsWebSocket) ? null
             : kind == OriginKind.Bundled ? shapesPort
             : LoopbackPorts.Claim("the bundled origin (large bodies, WebSocket)", Math.Max(shapesPort, tlsPort ?? 0) + 1, portMoves, proxyPort);
+        int? h2cPort = kind == OriginKind.Nginx && shapes.Any(s => s.Legs.ClientHttp2)
+            ? LoopbackPorts.Claim("the shapes' origin's h2c listener (nginx)", Math.Max(shapesPort, Math.Max(tlsPort ?? 0, bundledPort ?? 0)) + 1, portMoves, proxyPort)
+            : null;
         List<OriginProcess> balance = [];
         if (shapes.FirstOrDefault(s => s.IsBalance) is { } balanced)
         {
-            var secondPort = LoopbackPorts.Claim("the balance shape's second fast origin", Math.Max(shapesPort, Math.Max(tlsPort ?? 0, bundledPort ?? 0)) + 1, portMoves, proxyPort);
+            var secondPort = LoopbackPorts.Claim("the balance shape's second fast origin", Math.Max(Math.Max(shapesPort, h2cPort ?? 0), Math.Max(tlsPort ?? 0, bundledPort ?? 0)) + 1, portMoves, proxyPort);
             var slowPort = LoopbackPorts.Claim("the balance shape's slow origin", secondPort + 1, portMoves, proxyPort);
             balance =
             [
@@ -87,6 +96,7 @@ public sealed record OriginPlan
             ShapesOrigin = kind,
             ShapesPort = shapesPort,
             ShapesTlsPort = tlsPort,
+            ShapesH2cPort = h2cPort,
             BundledPort = bundledPort,
             Balance = balance,
             FallbackNote = options.Origin is null && !nginxInstalled
@@ -104,6 +114,11 @@ public sealed record OriginPlan
         if (ShapesTlsPort is { } tls)
         {
             shapes += $", with TLS on 127.0.0.1:{tls} (self-signed certificate from scripts/tls-cert.sh)";
+        }
+
+        if (ShapesH2cPort is { } h2c)
+        {
+            shapes += $", with h2c (HTTP/2 only) on 127.0.0.1:{h2c} for direct in the HTTP/2 shapes";
         }
 
         var described = BundledPort switch

@@ -6,8 +6,9 @@ namespace LLRP.Bench.Origins;
 /// <param name="Kind">nginx or the bundled origin.</param>
 /// <param name="Port">Its plain http port.</param>
 /// <param name="TlsPort">Its TLS port, or null.</param>
+/// <param name="H2cPort">Its port speaking HTTP/2 with prior knowledge only (nginx's <c>listen … http2</c>), or null.</param>
 /// <param name="DelayMs">Milliseconds it waits before every response (the bundled origin's <c>delayMs</c>); 0 for none.</param>
-public sealed record OriginProcess(string Name, string Label, OriginKind Kind, int Port, int? TlsPort = null, int DelayMs = 0)
+public sealed record OriginProcess(string Name, string Label, OriginKind Kind, int Port, int? TlsPort = null, int DelayMs = 0, int? H2cPort = null)
 {
     /// <summary>e.g. <c>nginx on 127.0.0.1:8083</c> or <c>the bundled origin with delayMs=20 on 127.0.0.1:8084</c>.</summary>
     public string Describe()

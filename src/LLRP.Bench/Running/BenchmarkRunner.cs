@@ -92,6 +92,7 @@ public static class BenchmarkRunner
             ProxyCpus = options.Pinned ? ProxyCpu : null,
             LoadCpus = options.Pinned ? LoadCpu : null,
             Wrk = new WrkRunner(Path.Combine(options.RepositoryRoot, "scripts", "wrk"), options.Pinned ? LoadCpu : null),
+            H2load = new H2loadRunner(Path.Combine(options.ResultsDirectory, "h2load"), options.Pinned ? LoadCpu : null),
             LargeBodies = new LargeBodyRunner(Path.Combine(Path.GetTempPath(), "llrp-bench-upload-1GiB.bin"), options.Pinned ? LoadCpu : null),
             Http = http,
             Certificate = certificate,

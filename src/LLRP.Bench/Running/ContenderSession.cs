@@ -67,7 +67,7 @@ public sealed class ContenderSession : IAsyncDisposable
             contender.Environment,
             context.ProxyCpus,
             Path.Combine(context.LogDirectory, $"{contender.Name}.log"));
-        var error = await Readiness.WaitAsync(context.Http, work.Legs.ClientScheme, context.ProxyPort, process, TimeSpan.FromSeconds(30), cancellationToken);
+        var error = await Readiness.WaitAsync(context.Http, work.Legs.ClientScheme, context.ProxyPort, process, TimeSpan.FromSeconds(30), cancellationToken, work.Legs.ClientHttp2);
         if (error is not null)
         {
             await process.DisposeAsync();
@@ -78,22 +78,23 @@ public sealed class ContenderSession : IAsyncDisposable
     }
 
     /// <summary>
-    /// Warms up, then measures one shape; null (with a note) when wrk produced no result. For a balancing shape, also how
+    /// Warms up, then measures one shape with wrk, or h2load for an HTTP/2 shape; null (with a note) when it produced no result. For a balancing shape, also how
     /// many requests each of <see cref="Origins.OriginPlan.Balance"/> received during the window.
     /// </summary>
     public async Task<ShapeSample?> MeasureAsync(LoadShape shape, CancellationToken cancellationToken)
     {
         var options = _context.Options;
+        Func<int, LoadShape, int, CancellationToken, Task<(WrkResult? Result, string Output)>> load = shape.IsHttp2 ? _context.H2load.RunAsync : _context.Wrk.RunAsync;
         if (options.WarmupSeconds > 0)
         {
-            await _context.Wrk.RunAsync(Port, shape, options.WarmupSeconds, cancellationToken);
+            await load(Port, shape, options.WarmupSeconds, cancellationToken);
         }
 
         var countsBefore = shape.IsBalance ? await ReadOriginCountsAsync(shape, cancellationToken) : null;
         var allocations = StartAllocationMonitor();
         var before = BeginWindow();
         var timestamp = DateTime.UtcNow;
-        var (result, output) = await _context.Wrk.RunAsync(Port, shape, options.DurationSeconds, cancellationToken);
+        var (result, output) = await load(Port, shape, options.DurationSeconds, cancellationToken);
         var (cpu, peak) = EndWindow(before);
         var allocationRate = allocations is null ? null : await allocations.StopAsync();
         var countsAfter = countsBefore is null ? null : await ReadOriginCountsAsync(shape, cancellationToken);

@@ -27,6 +27,9 @@ public sealed record RunContext
 
     public required WrkRunner Wrk { get; init; }
 
+    /// <summary>The load of the HTTP/2 shapes (<see cref="LoadShape.IsHttp2"/>).</summary>
+    public required H2loadRunner H2load { get; init; }
+
     public required LargeBodyRunner LargeBodies { get; init; }
 
     /// <summary>Accepts any server certificate: the TLS origins and contenders use the run's self-signed one.</summary>

@@ -20,9 +20,12 @@ public sealed record SessionWork(
 
     /// <summary>
     /// Whether <paramref name="contender"/> is started for this work: several origins need a contender that takes them,
-    /// and a contender that differs from another only in its balancing runs nothing else.
+    /// and a contender that differs from another only in its balancing runs nothing else. An HTTP/2 client leg needs a
+    /// contender that speaks h2c, and for direct, an origin listening for h2c.
     /// </summary>
-    public bool IsFor(Contender contender) => OriginPorts.Count > 1 ? contender.TakesSeveralOrigins : !contender.BalancingOnly;
+    public bool IsFor(Contender contender)
+        => (!Legs.ClientHttp2 || (contender.ClientHttp2Arguments is not null && (contender.Kind != ContenderKind.Direct || DirectPort is not null)))
+            && (OriginPorts.Count > 1 ? contender.TakesSeveralOrigins : !contender.BalancingOnly);
 
     /// <summary>
     /// The starts of each contender in a round: the http shapes in front of the shapes' origin, then each pair of schemes
@@ -52,7 +55,7 @@ public sealed record SessionWork(
         {
             var legs = group.Key;
             var port = legs.OriginTls ? origins.ShapesTlsPort!.Value : origins.ShapesPort;
-            var direct = legs.ClientTls ? origins.ShapesTlsPort!.Value : origins.ShapesPort;
+            var direct = legs.ClientHttp2 ? origins.ShapesH2cPort : legs.ClientTls ? origins.ShapesTlsPort!.Value : origins.ShapesPort;
             var work = Get([port], direct, legs, shapesOrigin);
             Update(work, w => w with { Shapes = [.. w.Shapes, .. group] });
         }

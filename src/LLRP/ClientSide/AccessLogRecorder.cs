@@ -1,8 +1,5 @@
-using System.Buffers;
 using System.Diagnostics;
 using System.Text;
-using System.Text.Encodings.Web;
-using System.Text.Json;
 using LLRP.Configuration;
 using LLRP.Diagnostics.AccessLogging;
 using LLRP.Http1;
@@ -14,15 +11,13 @@ namespace LLRP.ClientSide;
 /// <c>User-Agent</c> are copied as it joins a batch (<see cref="Capture"/>), since the head is parsed again for the next
 /// request and the client buffer is released; each answer then takes the next captured request, in order: the batch's
 /// forwarded responses (<see cref="Forwarded"/>), or an answer the proxy made (<see cref="Answered"/>), which has none
-/// when the request did not parse. Lines are formatted here, into a buffer the connection reuses, and handed to the
-/// <see cref="AccessLogWriter"/>.
+/// when the request did not parse. Lines are formatted by the connection's <see cref="AccessLogLine"/>.
 /// </summary>
 internal sealed class AccessLogRecorder(AccessLogWriter writer, AccessLogFormat format, byte[] client)
 {
-    private readonly ArrayBufferWriter<byte> _line = new(512);
+    private readonly AccessLogLine _line = new(writer, format == AccessLogFormat.Json);
     private CapturedRequest[] _requests = new CapturedRequest[4];
     private byte[] _text = new byte[1024];
-    private Utf8JsonWriter? _json;
     private int _textLength;
     private int _captured;
     private int _logged;
@@ -105,19 +100,7 @@ internal sealed class AccessLogRecorder(AccessLogWriter writer, AccessLogFormat 
             RequestMs = requestMs,
             UpstreamMs = upstreamMs,
         };
-        _line.ResetWrittenCount();
-        if (format == AccessLogFormat.Json)
-        {
-            var json = _json ??= new Utf8JsonWriter(_line, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping, SkipValidation = true });
-            json.Reset(_line);
-            JsonLine.Write(json, _line, record);
-        }
-        else
-        {
-            CombinedLine.Write(_line, record);
-        }
-
-        writer.TryWrite(_line.WrittenSpan);
+        _line.Write(record);
     }
 
     /// <summary>Appends <paramref name="value"/> to the text; returns where it starts.</summary>

@@ -42,7 +42,8 @@ internal static class ProxyServiceCollectionExtensions
             provider.GetRequiredService<Router>(),
             provider.GetRequiredService<ProxyMetrics>(),
             provider.GetRequiredService<FailureLog>(),
-            HttpClientInvokers.Create(options, provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<DestinationCertificateCheck>())));
+            HttpClientInvokers.Create(options, provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<DestinationCertificateCheck>()),
+            provider.GetService<AccessLogWriter>()));
 
         if (options.Mode == ProxyMode.Raw)
         {

@@ -3,6 +3,7 @@ using System.Net;
 using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
+using LLRP.Diagnostics.AccessLogging;
 using LLRP.Http1;
 using LLRP.Proxy;
 using LLRP.Routing;
@@ -23,9 +24,11 @@ namespace LLRP.Http2;
 /// 3. <see cref="StreamForwarder"/> carries it over HttpClient in every mode (HTTP/1.1 or HTTP/2 to the destination, as
 ///    its cluster asks) and relays the response as it comes;
 /// 4. a failure is reported once and answered with <see cref="ErrorPolicy"/>'s status before the response started
-///    (<see cref="StreamAnswers"/>), or resets the stream (RST_STREAM) after.
+///    (<see cref="StreamAnswers"/>), or resets the stream (RST_STREAM) after;
+/// 5. with the access log on, the stream's line is written once its exchange has ended (<see cref="StreamAccessLog"/>).
 /// </summary>
-internal sealed class Http2FrontEnd(ProxyOptions options, Router router, ProxyMetrics metrics, FailureLog failureLog, HttpMessageInvoker invoker)
+internal sealed class Http2FrontEnd(
+    ProxyOptions options, Router router, ProxyMetrics metrics, FailureLog failureLog, HttpMessageInvoker invoker, AccessLogWriter? accessLog = null)
 {
     private static readonly byte[] HttpScheme = "http"u8.ToArray();
     private static readonly byte[] HttpsScheme = "https"u8.ToArray();
@@ -40,6 +43,26 @@ internal sealed class Http2FrontEnd(ProxyOptions options, Router router, ProxyMe
     public async Task HandleAsync(HttpContext context)
     {
         var start = Stopwatch.GetTimestamp();
+        var client = ClientAddress.Of(RemoteEndPoint(context));
+        if (accessLog is null)
+        {
+            await ProxyAsync(context, start, client, null);
+            return;
+        }
+
+        var log = new StreamAccessLog(accessLog, options.AccessLogFormat == AccessLogFormat.Json);
+        try
+        {
+            await ProxyAsync(context, start, client, log);
+        }
+        finally
+        {
+            log.Write(context, client, start);
+        }
+    }
+
+    private async Task ProxyAsync(HttpContext context, long start, byte[] client, StreamAccessLog? log)
+    {
         if (HttpMethods.IsConnect(context.Request.Method))
         {
             await StreamAnswers.ConnectRefusedAsync(context);
@@ -66,9 +89,13 @@ internal sealed class Http2FrontEnd(ProxyOptions options, Router router, ProxyMe
         }
 
         var tls = context.Request.IsHttps;
-        var rewriter = new RequestRewriter([], [], ClientAddress.Of(RemoteEndPoint(context)), tls ? HttpsScheme : HttpScheme, _rewrite) { ViaEntry = ViaEntry };
+        var rewriter = new RequestRewriter([], [], client, tls ? HttpsScheme : HttpScheme, _rewrite) { ViaEntry = ViaEntry };
         await using var forwarder = new StreamForwarder(context, rewriter, invoker, options.MaxResponseHeadersTotalSize);
         var routing = new ClientRouting(router, forwarder, rewriter, forwarder, _routing, tls ? 443 : 80);
+        if (log is not null)
+        {
+            (log.Routing, log.Forwarder) = (routing, forwarder);
+        }
         if (!routing.IsRoutable(head))
         {
             metrics.RequestRejected(RejectionReason.DotSegmentInPath);

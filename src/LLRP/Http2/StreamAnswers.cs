@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text;
 using LLRP.Diagnostics;
 using LLRP.Routing;
 using Microsoft.AspNetCore.Http;
@@ -47,9 +48,11 @@ internal static class StreamAnswers
 
     private static Task AnswerAsync(HttpContext context, int status, string text)
     {
+        var body = Encoding.UTF8.GetBytes(text + "\n");
         context.Response.StatusCode = status;
         context.Response.ContentType = "text/plain";
-        return context.Response.WriteAsync(text + "\n");
+        context.Response.ContentLength = body.Length;
+        return context.Response.Body.WriteAsync(body).AsTask();
     }
 
     private static bool IsGrpc(HttpRequest request)

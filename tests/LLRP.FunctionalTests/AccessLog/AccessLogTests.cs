@@ -236,7 +236,7 @@ public sealed class AccessLogTests
     }
 
     /// <summary>A combined line's pattern; a null <paramref name="bytes"/> is any count.</summary>
-    private static Regex Combined(string request, int status, long? bytes, string referer, string agent, string route, string destination, string upstreamStatus)
+    internal static Regex Combined(string request, int status, long? bytes, string referer, string agent, string route, string destination, string upstreamStatus)
     {
         var upstreamTime = upstreamStatus == "-" ? "-" : @"\d+\.\d{3}";
         return new Regex(

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.Net;
 using LLRP.ClientSide;
 using LLRP.Configuration;
@@ -39,6 +40,7 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
     private HttpRequestMessage? _message;
     private MethodCache _methods;
     private bool _isHead;
+    private long _destinationChosen;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
@@ -52,9 +54,16 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
     /// <summary>The status of the last response forwarded, for the metrics.</summary>
     public int Status { get; private set; }
 
+    /// <summary>Bytes of the last response's body relayed to the client, for the access log.</summary>
+    public long BodyBytes { get; private set; }
+
+    /// <summary>Milliseconds from the last destination's choice to its response head, for the access log; -1 when none answered.</summary>
+    public long UpstreamMilliseconds { get; private set; } = -1;
+
     public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
     {
         _destination = destination;
+        _destinationChosen = Stopwatch.GetTimestamp();
         _responseHeadersTimeout = responseHeadersTimeout;
         _uris.Retarget(destination);
         return ValueTask.FromResult(ForwarderError.None);
@@ -100,6 +109,7 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
         using (response)
         {
             timeout.CancelAfter(Timeout.InfiniteTimeSpan);
+            UpstreamMilliseconds = (long)Stopwatch.GetElapsedTime(_destinationChosen).TotalMilliseconds;
             return await RelayAsync(response, clientAborted);
         }
     }
@@ -154,7 +164,7 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
 
     /// <summary>Streams the response body to the client, flushing whenever the destination has nothing more ready.</summary>
     /// <returns>None; ResponseBodyFailed when the destination failed mid-body; ClientAborted when the client reset its stream.</returns>
-    private static async ValueTask<ForwarderError> CopyBodyAsync(Stream source, HttpResponse client, CancellationToken clientAborted)
+    private async ValueTask<ForwarderError> CopyBodyAsync(Stream source, HttpResponse client, CancellationToken clientAborted)
     {
         var buffer = ArrayPool<byte>.Shared.Rent(ResponseBufferSize);
         var output = client.BodyWriter;
@@ -184,6 +194,7 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
                 }
 
                 output.Write(buffer.AsSpan(0, count));
+                BodyBytes += count;
             }
         }
         finally
