@@ -19,9 +19,11 @@ namespace LLRP.Bench.Load;
 /// &gt; 0: the contender balances over several origins (<see cref="Origins.OriginPlan.Balance"/>), one of which delays
 /// every response by this many milliseconds; only contenders that take several origins run it.
 /// </param>
+/// <param name="Tcp">Through a contender's TCP relay (L4) instead of its HTTP proxy: only the TCP contenders and direct run it.</param>
+/// <param name="ConnectionClose">wrk sends <c>Connection: close</c>: one TCP connection per request.</param>
 public sealed record LoadShape(
     string Name, string Title, string Path, int Connections, int RequestBodyBytes, Legs Legs = default, int WebSocketMessageBytes = 0,
-    int SlowOriginDelayMs = 0)
+    int SlowOriginDelayMs = 0, bool Tcp = false, bool ConnectionClose = false)
 {
     private const string SizeQuery = "/?s=";
 

@@ -18,11 +18,18 @@ public static class LoadShapes
     public static readonly LoadShape BalanceSlow = new(
         "balance-slow-c64", "GET 10 B over three origins, one delaying every response 20 ms, 64 connections", "/?s=10", 64, 0, SlowOriginDelayMs: 20);
 
-    /// <summary>What <c>--shapes</c> accepts.</summary>
-    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create), .. WithTls(), WebSocketEcho, BalanceSlow];
+    /// <summary>GET 10 B on 32 keep-alive connections through a TCP relay to the origin.</summary>
+    public static readonly LoadShape TcpLong = new("tcp-long", "TCP relay, GET 10 B, 32 keep-alive connections", "/?s=10", 32, 0, Tcp: true);
 
-    /// <summary>What runs without <c>--shapes</c>: all but the balancing shape, which needs origins and contenders of its own.</summary>
-    public static readonly IReadOnlyList<LoadShape> Default = [.. All.Where(shape => !shape.IsBalance)];
+    /// <summary>GET 10 B with <c>Connection: close</c> through a TCP relay: a new client and upstream connection per request.</summary>
+    public static readonly LoadShape TcpShort = new(
+        "tcp-short", "TCP relay, GET 10 B, Connection: close (one connection per request), 32 connections", "/?s=10", 32, 0, Tcp: true, ConnectionClose: true);
+
+    /// <summary>What <c>--shapes</c> accepts.</summary>
+    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create), .. WithTls(), WebSocketEcho, BalanceSlow, TcpLong, TcpShort];
+
+    /// <summary>What runs without <c>--shapes</c>: all but the balancing and TCP shapes, which need contenders of their own.</summary>
+    public static readonly IReadOnlyList<LoadShape> Default = [.. All.Where(shape => !shape.IsBalance && !shape.Tcp)];
 
     /// <summary>The single shape of a quick run.</summary>
     public static readonly LoadShape Quick = All[0];
