@@ -15,6 +15,8 @@
 # usage: scripts/haproxy.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081[,127.0.0.1:8082...] --dir DIR
 #                           [--threads N] [--balance roundrobin|leastconn|...]
 #                           [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR] [--proto h2]
+#                           [--mode http|tcp]
+# --mode tcp relays bytes (mode tcp: no HTTP, no forwardfor, no reuse; TLS options do not apply).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,6 +29,7 @@ scheme=http
 downstream_scheme=http
 tls_cert=""
 proto=""
+mode=http
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --listen) listen="$2"; shift 2 ;;
@@ -38,6 +41,7 @@ while [[ $# -gt 0 ]]; do
     --downstream-scheme) downstream_scheme="$2"; shift 2 ;;
     --tls-cert) tls_cert="$2"; shift 2 ;;
     --proto) proto="$2"; shift 2 ;;
+    --mode) mode="$2"; shift 2 ;;
     *) echo "haproxy.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -69,7 +73,29 @@ server_lines=""
 for i in "${!servers[@]}"; do
   server_lines+="    server origin$((i + 1)) ${servers[i]}$server_tls"$'\n'
 done
+[[ $mode == http || $mode == tcp ]] || { echo "haproxy.sh: mode '$mode' is not http or tcp" >&2; exit 2; }
 config="$dir/haproxy.cfg"
+if [[ $mode == tcp ]]; then
+cat > "$config" <<CONFIG
+global
+    nbthread $threads
+    maxconn $maxconn
+
+defaults
+    mode tcp
+    timeout connect 5s
+    timeout client 60s
+    timeout server 60s
+
+frontend proxy
+    bind $listen
+    default_backend origin
+
+backend origin
+    balance $balance
+$server_lines
+CONFIG
+else
 cat > "$config" <<CONFIG
 global
     nbthread $threads
@@ -93,6 +119,7 @@ backend origin
     balance $balance
 $server_lines
 CONFIG
+fi
 
 haproxy -c -q -f "$config"
 (bash "$here/announce-ready.sh" haproxy "$listen" $$ &)

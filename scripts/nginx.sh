@@ -19,6 +19,9 @@
 # usage: scripts/nginx.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081[,127.0.0.1:8082...] --dir DIR
 #                         [--workers N] [--balance round_robin|least_conn|random_two_least_conn]
 #                         [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR] [--http2]
+#                         [--mode http|tcp]
+# --mode tcp relays bytes with the stream module (loaded from --stream-module, by default Debian's
+# /usr/lib/nginx/modules/ngx_stream_module.so of libnginx-mod-stream): proxy_pass to the upstream, no HTTP, no TLS.
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/nginx-common.sh"
@@ -31,6 +34,8 @@ scheme=http
 downstream_scheme=http
 tls_cert=""
 http2=0
+mode=http
+stream_module=/usr/lib/nginx/modules/ngx_stream_module.so
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --listen) listen="$2"; shift 2 ;;
@@ -42,6 +47,8 @@ while [[ $# -gt 0 ]]; do
     --downstream-scheme) downstream_scheme="$2"; shift 2 ;;
     --tls-cert) tls_cert="$2"; shift 2 ;;
     --http2) http2=1; shift ;;
+    --mode) mode="$2"; shift 2 ;;
+    --stream-module) stream_module="$2"; shift 2 ;;
     *) echo "nginx.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -72,6 +79,27 @@ listen_tls=""
 [[ $scheme == https ]] && listen_tls=" ssl"
 # --http2: the listen address speaks HTTP/2 (over http: h2c with prior knowledge only); the origin leg stays HTTP/1.1.
 [[ $http2 -eq 1 ]] && listen_tls+=" http2"
+[[ $mode == http || $mode == tcp ]] || { echo "nginx.sh: mode '$mode' is not http or tcp" >&2; exit 2; }
+if [[ $mode == tcp ]]; then
+[[ -f $stream_module ]] || { echo "nginx.sh: $stream_module is missing (apt-get install libnginx-mod-stream)" >&2; exit 127; }
+{
+echo "load_module $stream_module;"
+nginx_main_context "$dir" "$workers"
+cat <<CONFIG
+
+stream {
+    upstream origin {
+$balance_line$server_lines    }
+
+    server {
+        listen $listen;
+        proxy_pass origin;
+    }
+}
+CONFIG
+} > "$dir/nginx.conf"
+nginx_exec nginx "$listen" "$dir"
+fi
 {
 nginx_main_context "$dir" "$workers"
 cat <<CONFIG

@@ -26,7 +26,11 @@ public sealed record BenchOptions
                                the share of requests each origin received. Run by LLRP, HAProxy and nginx (not direct
                                or the baseline apps, which take one origin) and by their balancing variants
                                (llrp-raw-pooled-roundrobin, -leastrequests, -p2c, llrp-yarp-leastrequests,
-                               haproxy-leastconn, nginx-leastconn, nginx-p2c), which run nothing else
+                               haproxy-leastconn, nginx-leastconn, nginx-p2c), which run nothing else. Only when
+                               named too: tcp-long and tcp-short, GET 10 B with 32 connections through a TCP relay,
+                               keep-alive or Connection: close (one TCP connection per request), run by direct and the
+                               TCP relays llrp-tcp (a TCP route), haproxy-tcp (mode tcp) and nginx-stream, which run
+                               nothing else
           --unpinned           do not pin the proxy to core 0 and origin + load to core 1
           --no-large-bodies    skip the 1 GiB download and upload
           --origin nginx|bundled

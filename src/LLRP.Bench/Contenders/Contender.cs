@@ -72,6 +72,9 @@ public sealed record Contender
     /// </summary>
     public IReadOnlyList<string>? ClientHttp2Arguments { get; init; }
 
+    /// <summary>True for a TCP relay (L4): it runs the TCP shapes (<see cref="LoadShape.Tcp"/>) and nothing else.</summary>
+    public bool TcpOnly { get; init; }
+
     /// <summary>Why it cannot run at all (not built, program not installed), known before starting it.</summary>
     public string? UnavailableReason { get; init; }
 }

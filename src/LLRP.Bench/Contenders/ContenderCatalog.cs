@@ -87,6 +87,19 @@ public static class ContenderCatalog
             Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64 (HTTP/2 shapes: listen … http2)", "nginx", listen, "round robin (nginx's default)") with { ClientHttp2Arguments = ["--http2"] },
             Native(options, "nginx-leastconn", "nginx as above, least_conn", "nginx", listen, "least_conn", "--balance", "least_conn"),
             Native(options, "nginx-p2c", "nginx as above, random two least_conn", "nginx", listen, "random two least_conn", "--balance", "random_two_least_conn"),
+            TcpRelay(DotNet(
+                "llrp-tcp",
+                "LLRP, a TCP route (ReverseProxy:TcpRoutes) to a cluster of the origin",
+                llrp,
+                [
+                    "--urls=http://127.0.0.1:0",
+                    $"--ReverseProxy:TcpRoutes:relay:Listen={listen}",
+                    "--ReverseProxy:TcpRoutes:relay:ClusterId=origin",
+                    $"--ReverseProxy:Clusters:origin:Destinations:o:Address={Contender.OriginsToken}",
+                    "--Logging:LogLevel:Default=Warning",
+                ]) with { OriginTemplate = $"tcp://{Contender.OriginToken}" }),
+            TcpRelay(Native(options, "haproxy-tcp", "HAProxy, nbthread 1, mode tcp", "haproxy", listen, "roundrobin (HAProxy's default)")),
+            TcpRelay(Native(options, "nginx-stream", "nginx, 1 worker, stream module (proxy_pass to the origin)", "nginx", listen, "round robin (nginx's default)")),
         ];
         return options.BaselineRef is { } reference ? [.. contenders, .. AtRevision(contenders, options, reference)] : contenders;
     }
@@ -133,6 +146,14 @@ public static class ContenderCatalog
 
     /// <summary>The routes of <see cref="Routed"/> contenders.</summary>
     private const int RoutedTableSize = 100;
+
+    /// <summary>A TCP relay (L4): its script's <c>--mode tcp</c> for HAProxy and nginx; it runs the TCP shapes only.</summary>
+    private static Contender TcpRelay(Contender contender) => contender with
+    {
+        Arguments = contender.Kind == ContenderKind.Native ? [.. contender.Arguments, "--mode", "tcp"] : contender.Arguments,
+        Balancing = null,
+        TcpOnly = true,
+    };
 
     /// <summary>A variant of a contender that differs in how it balances only, so it runs only the shapes with several origins.</summary>
     private static Contender Balanced(Contender contender, string policy) => contender with { Balancing = policy, BalancingOnly = true };

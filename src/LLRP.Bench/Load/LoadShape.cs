@@ -22,9 +22,11 @@ namespace LLRP.Bench.Load;
 /// <param name="StreamsPerConnection">
 /// &gt; 0: h2load over h2c (<see cref="H2loadRunner"/>) with this many concurrent streams per connection (<c>-m</c>) instead of wrk.
 /// </param>
+/// <param name="Tcp">Through a contender's TCP relay (L4) instead of its HTTP proxy: only the TCP contenders and direct run it.</param>
+/// <param name="ConnectionClose">wrk sends <c>Connection: close</c>: one TCP connection per request.</param>
 public sealed record LoadShape(
     string Name, string Title, string Path, int Connections, int RequestBodyBytes, Legs Legs = default, int WebSocketMessageBytes = 0,
-    int SlowOriginDelayMs = 0, int StreamsPerConnection = 0)
+    int SlowOriginDelayMs = 0, int StreamsPerConnection = 0, bool Tcp = false, bool ConnectionClose = false)
 {
     private const string SizeQuery = "/?s=";
 

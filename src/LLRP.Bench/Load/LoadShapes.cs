@@ -27,11 +27,18 @@ public static class LoadShapes
         new("h2-post-1kb-c32m10", "HTTP/2 (h2c) POST 1 KB to /sink, 32 connections × 10 streams", "/sink", 32, 1024, new Legs(false, false, ClientHttp2: true), StreamsPerConnection: 10),
     ];
 
-    /// <summary>What <c>--shapes</c> accepts.</summary>
-    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create), .. WithTls(), .. Http2, WebSocketEcho, BalanceSlow];
+    /// <summary>GET 10 B on 32 keep-alive connections through a TCP relay to the origin.</summary>
+    public static readonly LoadShape TcpLong = new("tcp-long", "TCP relay, GET 10 B, 32 keep-alive connections", "/?s=10", 32, 0, Tcp: true);
 
-    /// <summary>What runs without <c>--shapes</c>: all but the balancing shape, which needs origins and contenders of its own.</summary>
-    public static readonly IReadOnlyList<LoadShape> Default = [.. All.Where(shape => !shape.IsBalance)];
+    /// <summary>GET 10 B with <c>Connection: close</c> through a TCP relay: a new client and upstream connection per request.</summary>
+    public static readonly LoadShape TcpShort = new(
+        "tcp-short", "TCP relay, GET 10 B, Connection: close (one connection per request), 32 connections", "/?s=10", 32, 0, Tcp: true, ConnectionClose: true);
+
+    /// <summary>What <c>--shapes</c> accepts.</summary>
+    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create), .. WithTls(), .. Http2, WebSocketEcho, BalanceSlow, TcpLong, TcpShort];
+
+    /// <summary>What runs without <c>--shapes</c>: all but the balancing and TCP shapes, which need contenders of their own.</summary>
+    public static readonly IReadOnlyList<LoadShape> Default = [.. All.Where(shape => !shape.IsBalance && !shape.Tcp)];
 
     /// <summary>The single shape of a quick run.</summary>
     public static readonly LoadShape Quick = All[0];

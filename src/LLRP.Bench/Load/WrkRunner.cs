@@ -26,6 +26,11 @@ public sealed class WrkRunner(string scriptsDirectory, string? cpus)
             "-s", Path.Combine(scriptsDirectory, shape.IsPost ? "post.lua" : "status.lua"),
             $"{shape.Legs.ClientScheme}://127.0.0.1:{port}{shape.Path}",
         ];
+        if (shape.ConnectionClose)
+        {
+            arguments.InsertRange(0, ["-H", "Connection: close"]);
+        }
+
         if (shape.IsPost)
         {
             arguments.Add("--");

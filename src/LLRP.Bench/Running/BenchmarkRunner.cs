@@ -42,6 +42,11 @@ public static class BenchmarkRunner
             contenders.RemoveAll(c => c.BalancingOnly);
         }
 
+        if (options.Only is null && !shapes.Any(s => s.Tcp))
+        {
+            contenders.RemoveAll(c => c.TcpOnly);
+        }
+
         var origins = OriginPlan.Create(options, proxyPort, shapes, portMoves);
         var certificate = TlsCertificate.For(options);
         if (shapes.Any(s => s.Legs.AnyTls))

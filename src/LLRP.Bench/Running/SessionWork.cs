@@ -12,8 +12,10 @@ namespace LLRP.Bench.Running;
 /// <param name="LargeBodies">Move 1 GiB each way.</param>
 /// <param name="IdleConnections">Hold idle connections, last, so their memory inflates no other figure.</param>
 /// <param name="Origin">Which origin, for progress lines and notes.</param>
+/// <param name="Tcp">The TCP shapes: run by the TCP relays and direct only.</param>
 public sealed record SessionWork(
-    IReadOnlyList<int> OriginPorts, int? DirectPort, Legs Legs, IReadOnlyList<LoadShape> Shapes, bool LargeBodies, bool IdleConnections, string Origin)
+    IReadOnlyList<int> OriginPorts, int? DirectPort, Legs Legs, IReadOnlyList<LoadShape> Shapes, bool LargeBodies, bool IdleConnections, string Origin,
+    bool Tcp = false)
 {
     /// <summary>e.g. <c>nginx origin, https-http</c>.</summary>
     public string Description => $"{Origin} origin{(OriginPorts.Count > 1 ? "s" : "")}, {Legs.Name}";
@@ -23,8 +25,10 @@ public sealed record SessionWork(
     /// and a contender that differs from another only in its balancing runs nothing else. An HTTP/2 client leg needs a
     /// contender that speaks h2c, and for direct, an origin listening for h2c.
     /// </summary>
-    public bool IsFor(Contender contender)
-        => (!Legs.ClientHttp2 || (contender.ClientHttp2Arguments is not null && (contender.Kind != ContenderKind.Direct || DirectPort is not null)))
+    public bool IsFor(Contender contender) => Tcp
+        ? contender.TcpOnly || contender.Kind == ContenderKind.Direct
+        : !contender.TcpOnly
+            && (!Legs.ClientHttp2 || (contender.ClientHttp2Arguments is not null && (contender.Kind != ContenderKind.Direct || DirectPort is not null)))
             && (OriginPorts.Count > 1 ? contender.TakesSeveralOrigins : !contender.BalancingOnly);
 
     /// <summary>
@@ -51,7 +55,7 @@ public sealed record SessionWork(
 
         void Update(SessionWork work, Func<SessionWork, SessionWork> change) => works[works.IndexOf(work)] = change(work);
 
-        foreach (var group in shapes.Where(s => !s.IsWebSocket && !s.IsBalance).GroupBy(s => s.Legs).OrderBy(g => g.Key.AnyTls))
+        foreach (var group in shapes.Where(s => !s.IsWebSocket && !s.IsBalance && !s.Tcp).GroupBy(s => s.Legs).OrderBy(g => g.Key.AnyTls))
         {
             var legs = group.Key;
             var port = legs.OriginTls ? origins.ShapesTlsPort!.Value : origins.ShapesPort;
@@ -77,6 +81,11 @@ public sealed record SessionWork(
         {
             var work = Get([.. origins.Balance.Select(o => o.Port)], null, Legs.Plain, string.Join(" + ", origins.Balance.Select(o => o.Label)));
             Update(work, w => w with { Shapes = [.. w.Shapes, .. shapes.Where(s => s.IsBalance)] });
+        }
+
+        if (shapes.Any(s => s.Tcp))
+        {
+            works.Add(new SessionWork([origins.ShapesPort], origins.ShapesPort, Legs.Plain, [.. shapes.Where(s => s.Tcp)], false, false, shapesOrigin, Tcp: true));
         }
 
         return [.. works.Where(w => w.Shapes.Count > 0 || w.LargeBodies || w.IdleConnections)];

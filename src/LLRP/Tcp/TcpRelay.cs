@@ -75,13 +75,13 @@ internal sealed class TcpRelay
             {
                 var result = await input.ReadAsync();
                 var buffer = result.Buffer;
-                foreach (var segment in buffer)
-                {
-                    await _upstream.SendAsync(segment, SocketFlags.None);
-                }
-
                 if (!buffer.IsEmpty)
                 {
+                    foreach (var segment in buffer)
+                    {
+                        await _upstream.SendAsync(segment, SocketFlags.None);
+                    }
+
                     Interlocked.Add(ref _fromClient, buffer.Length);
                     Volatile.Write(ref _lastActivity, Environment.TickCount64);
                 }
