@@ -1,0 +1,193 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Net.Sockets;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using Microsoft.AspNetCore.Connections;
+
+namespace LLRP.Transport.Epoll;
+
+/// <summary>
+/// The send side: a flush of the output pipe schedules the connection with its loop, which at the end of its iteration
+/// sends everything written meanwhile in one gathered <c>sendmsg</c> (up to <see cref="MaxVectors"/> blocks per call). What
+/// the socket does not take waits for <c>EPOLLOUT</c>. The output's end half-closes the socket.
+/// </summary>
+internal sealed partial class EpollConnection
+{
+    private const int MaxVectors = 64;
+
+    private readonly Action _onOutputReady;
+    private ValueTaskAwaiter<ReadResult> _outputRead;
+    private bool _outputAwaiting;
+    private bool _outputEnded;
+    private bool _waitingWritable;
+
+    /// <summary>Sends what waits in the output pipe, on the loop's thread; scheduled by the pipe's reader continuation.</summary>
+    public void Flush()
+    {
+        if (_isClosed || _outputEnded || _waitingWritable || _connecting is not null)
+        {
+            return;
+        }
+
+        var reader = _output.Reader;
+        ReadResult result;
+        if (_outputAwaiting)
+        {
+            if (!_outputRead.IsCompleted)
+            {
+                return;
+            }
+
+            _outputAwaiting = false;
+            result = _outputRead.GetResult();
+        }
+        else if (!reader.TryRead(out result))
+        {
+            if (_disposeRequested)
+            {
+                Close();
+                return;
+            }
+
+            ArmOutput();
+            return;
+        }
+
+        while (true)
+        {
+            var buffer = result.Buffer;
+            var sent = Send(buffer, out var errno);
+            if (errno != 0)
+            {
+                reader.AdvanceTo(buffer.Start);
+                EndOutput(errno == LinuxCalls.EConnReset || errno == LinuxCalls.EPipe
+                    ? new ConnectionResetException($"The peer reset the connection (errno {errno}).")
+                    : new ConnectionAbortedException($"Send failed (errno {errno})."));
+                return;
+            }
+
+            if (sent < buffer.Length)
+            {
+                reader.AdvanceTo(buffer.GetPosition(sent), buffer.End);
+                _waitingWritable = true;
+                return;
+            }
+
+            reader.AdvanceTo(buffer.End);
+            if (result.IsCompleted)
+            {
+                _socket.Shutdown(SocketShutdown.Send);
+                EndOutput(null);
+                return;
+            }
+
+            if (_disposeRequested)
+            {
+                Close();
+                return;
+            }
+
+            var next = reader.ReadAsync();
+            if (!next.IsCompleted)
+            {
+                _outputRead = next.GetAwaiter();
+                _outputAwaiting = true;
+                _outputRead.UnsafeOnCompleted(_onOutputReady);
+                return;
+            }
+
+            result = next.Result;
+        }
+    }
+
+    /// <summary>Waits for the next flush of the output pipe (or its end); one that already happened is sent now.</summary>
+    private void ArmOutput()
+    {
+        var next = _output.Reader.ReadAsync();
+        _outputRead = next.GetAwaiter();
+        _outputAwaiting = true;
+        if (next.IsCompleted)
+        {
+            _loop.ScheduleFlush(this);
+        }
+        else
+        {
+            _outputRead.UnsafeOnCompleted(_onOutputReady);
+        }
+    }
+
+    private void EndOutput(Exception? error)
+    {
+        _outputEnded = true;
+        _output.Reader.Complete(_abortReason ?? error);
+        if (_disposeRequested || error is not null)
+        {
+            Close();
+        }
+    }
+
+    /// <summary>Sends <paramref name="buffer"/> in gathered calls until it is sent or the socket is full; errno 0 unless it failed.</summary>
+    private unsafe long Send(ReadOnlySequence<byte> buffer, out int errno)
+    {
+        errno = 0;
+        long sent = 0;
+        var vectors = stackalloc IoVector[MaxVectors];
+        var handles = new MemoryHandles();
+        var position = buffer.Start;
+        while (sent < buffer.Length)
+        {
+            var count = 0;
+            long batch = 0;
+            while (count < MaxVectors && buffer.TryGet(ref position, out var segment))
+            {
+                if (segment.IsEmpty)
+                {
+                    continue;
+                }
+
+                var handle = segment.Pin();
+                handles[count] = handle;
+                vectors[count].Base = (byte*)handle.Pointer;
+                vectors[count].Length = (nuint)segment.Length;
+                batch += segment.Length;
+                count++;
+            }
+
+            var message = new MessageHeader { Vectors = vectors, VectorCount = (nuint)count };
+            nint result;
+            do
+            {
+                result = LinuxCalls.SendMessage(_fd, &message, LinuxCalls.MsgNosignal);
+            }
+            while (result < 0 && Marshal.GetLastPInvokeError() == LinuxCalls.EIntr);
+
+            for (var i = 0; i < count; i++)
+            {
+                handles[i].Dispose();
+            }
+
+            if (result < 0)
+            {
+                var error = Marshal.GetLastPInvokeError();
+                errno = error == LinuxCalls.EAgain ? 0 : error;
+                return sent;
+            }
+
+            sent += result;
+            if (result < batch)
+            {
+                return sent;
+            }
+        }
+
+        return sent;
+    }
+
+    /// <summary>The pins of one gathered send (free for the pool's own blocks, which are allocated pinned).</summary>
+    [InlineArray(MaxVectors)]
+    private struct MemoryHandles
+    {
+        private MemoryHandle _element;
+    }
+}
