@@ -18,18 +18,17 @@ internal sealed partial class EpollConnection
     public static async Task<EpollConnection> ConnectAsync(EventLoop loop, EndPoint endPoint, PinnedBlockPool pool, CancellationToken cancellationToken)
     {
         var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, Blocking = false };
-        var connection = new EpollConnection(loop, socket, pool)
-        {
-            _connecting = new TaskCompletionSource<EpollConnection>(),
-            RemoteEndPoint = endPoint,
-        };
+        var connecting = new TaskCompletionSource<EpollConnection>();
+        var connection = new EpollConnection(loop, socket, pool) { _connecting = connecting, RemoteEndPoint = endPoint };
+
+        // On the loop's thread this may end at once (a refused loopback connect); the task says how either way.
         loop.Run(static state => ((EpollConnection)state!).BeginConnect(), connection);
         await using var cancel = cancellationToken.UnsafeRegister(
             static state => ((EpollConnection)state!).Abort(new ConnectionAbortedException("The connect timed out.")),
             connection);
         try
         {
-            return await connection._connecting.Task;
+            return await connecting.Task;
         }
         catch (ConnectionAbortedException e) when (cancellationToken.IsCancellationRequested)
         {

@@ -8,7 +8,8 @@ namespace LLRP.Transport.Epoll;
 /// <summary>
 /// The receive side: on <c>EPOLLIN</c> it reads into the input pipe's 64 KiB block until a short read (drained: the
 /// edge-triggered registration reports the next arrival); after a full read it asks <c>FIONREAD</c> instead of trying a
-/// receive that would fail. Nothing is rented before the socket is readable, and a pipe whose reader consumed everything
+/// receive that would fail. When epoll reported the peer's end (<c>EPOLLRDHUP</c>), which comes as one edge with the last
+/// data, it receives on to the end of the stream. Nothing is rented before the socket is readable, and a pipe whose reader consumed everything
 /// gives its block back: an idle connection holds none. While the reader is more than 1 MiB behind, receiving pauses.
 /// </summary>
 internal sealed partial class EpollConnection
@@ -18,6 +19,9 @@ internal sealed partial class EpollConnection
     private bool _inputEnded;
     private bool _inputPaused;
     private bool _readableWhilePaused;
+
+    /// <summary>epoll reported the peer's end (or an error): after a short read, the next receive returns it.</summary>
+    private bool _peerEnded;
 
     private unsafe void Receive()
     {
@@ -72,7 +76,8 @@ internal sealed partial class EpollConnection
                 return;
             }
 
-            if (!full || !HasBytes())
+            // A short read drained the socket, unless the peer's end came with the data: one more receive returns it (0).
+            if (!_peerEnded && (!full || !HasBytes()))
             {
                 return;
             }

@@ -128,11 +128,21 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
 
         if (_connecting is not null)
         {
+            if ((events & (LinuxCalls.EpollOut | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) == 0)
+            {
+                return;
+            }
+
             CompleteConnect();
             if (_isClosed)
             {
                 return;
             }
+        }
+
+        if ((events & (LinuxCalls.EpollRdHup | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0)
+        {
+            _peerEnded = true;
         }
 
         if ((events & (LinuxCalls.EpollIn | LinuxCalls.EpollRdHup | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0)
@@ -206,6 +216,13 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
 
         _socket.Dispose();
         var reason = _abortReason;
+        if (_disposeRequested)
+        {
+            // Disposed by its user, who is done with its ends: completing them too lets the pipes return their blocks.
+            _input.Reader.Complete();
+            _output.Writer.Complete();
+        }
+
         if (_connecting is { } connecting)
         {
             _connecting = null;

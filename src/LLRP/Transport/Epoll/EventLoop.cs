@@ -161,7 +161,8 @@ internal sealed unsafe class EventLoop : IDisposable
                 RunFlushes();
             }
 
-            foreach (var handler in _handlers)
+            // Closing a socket unregisters it: the handlers are copied first.
+            foreach (var handler in _handlers.ToArray())
             {
                 handler?.Fail(new ObjectDisposedException(nameof(EventLoop)));
             }
