@@ -72,7 +72,7 @@ internal sealed partial class EpollConnection
         LocalEndPoint = _socket.LocalEndPoint;
         var connecting = _connecting!;
         _connecting = null;
-        ArmOutput();
+        RequestSend();
         connecting.TrySetResult(this);
     }
 

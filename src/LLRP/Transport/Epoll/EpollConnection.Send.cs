@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.IO.Pipelines;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
@@ -8,7 +7,7 @@ using Microsoft.AspNetCore.Connections;
 namespace LLRP.Transport.Epoll;
 
 /// <summary>
-/// The send side: a flush of the output pipe schedules the connection with its loop, which at the end of its iteration
+/// The send side: a flush of the output pipe (<see cref="SendingPipeWriter"/>) schedules the connection with its loop, which at the end of its iteration
 /// sends everything written meanwhile in one gathered <c>sendmsg</c> (up to <see cref="MaxVectors"/> blocks per call). What
 /// the socket does not take waits for <c>EPOLLOUT</c>. The output's end half-closes the socket.
 /// </summary>
@@ -16,104 +15,67 @@ internal sealed partial class EpollConnection
 {
     private const int MaxVectors = 64;
 
-    private readonly Action _onOutputReady;
-    private ValueTaskAwaiter<ReadResult> _outputRead;
-    private bool _outputAwaiting;
     private bool _outputEnded;
     private bool _waitingWritable;
+    private int _sendRequested;
 
-    /// <summary>Sends what waits in the output pipe, on the loop's thread; scheduled by the pipe's reader continuation.</summary>
+    /// <summary>Has the loop send what waits in the output at the end of its iteration; from any thread.</summary>
+    public void RequestSend()
+    {
+        if (Interlocked.Exchange(ref _sendRequested, 1) == 0)
+        {
+            _loop.ScheduleFlush(this);
+        }
+    }
+
+    /// <summary>Sends what waits in the output pipe, on the loop's thread.</summary>
     public void Flush()
     {
+        // Cleared first: what is written from here on asks for another send.
+        Volatile.Write(ref _sendRequested, 0);
         if (_isClosed || _outputEnded || _waitingWritable || _connecting is not null)
         {
             return;
         }
 
         var reader = _output.Reader;
-        ReadResult result;
-        if (_outputAwaiting)
-        {
-            if (!_outputRead.IsCompleted)
-            {
-                return;
-            }
-
-            _outputAwaiting = false;
-            result = _outputRead.GetResult();
-        }
-        else if (!reader.TryRead(out result))
+        if (!reader.TryRead(out var result))
         {
             if (_disposeRequested)
             {
                 Close();
-                return;
             }
 
-            ArmOutput();
             return;
         }
 
-        while (true)
+        var buffer = result.Buffer;
+        var sent = Send(buffer, out var errno);
+        if (errno != 0)
         {
-            var buffer = result.Buffer;
-            var sent = Send(buffer, out var errno);
-            if (errno != 0)
-            {
-                reader.AdvanceTo(buffer.Start);
-                EndOutput(errno == LinuxCalls.EConnReset || errno == LinuxCalls.EPipe
-                    ? new ConnectionResetException($"The peer reset the connection (errno {errno}).")
-                    : new ConnectionAbortedException($"Send failed (errno {errno})."));
-                return;
-            }
-
-            if (sent < buffer.Length)
-            {
-                reader.AdvanceTo(buffer.GetPosition(sent), buffer.End);
-                _waitingWritable = true;
-                return;
-            }
-
-            reader.AdvanceTo(buffer.End);
-            if (result.IsCompleted)
-            {
-                _socket.Shutdown(SocketShutdown.Send);
-                EndOutput(null);
-                return;
-            }
-
-            if (_disposeRequested)
-            {
-                Close();
-                return;
-            }
-
-            var next = reader.ReadAsync();
-            if (!next.IsCompleted)
-            {
-                _outputRead = next.GetAwaiter();
-                _outputAwaiting = true;
-                _outputRead.UnsafeOnCompleted(_onOutputReady);
-                return;
-            }
-
-            result = next.Result;
+            reader.AdvanceTo(buffer.Start);
+            EndOutput(errno is LinuxCalls.EConnReset or LinuxCalls.EPipe
+                ? new ConnectionResetException($"The peer reset the connection (errno {errno}).")
+                : new ConnectionAbortedException($"Send failed (errno {errno})."));
+            return;
         }
-    }
 
-    /// <summary>Waits for the next flush of the output pipe (or its end); one that already happened is sent now.</summary>
-    private void ArmOutput()
-    {
-        var next = _output.Reader.ReadAsync();
-        _outputRead = next.GetAwaiter();
-        _outputAwaiting = true;
-        if (next.IsCompleted)
+        if (sent < buffer.Length)
         {
-            _loop.ScheduleFlush(this);
+            reader.AdvanceTo(buffer.GetPosition(sent), buffer.End);
+            _waitingWritable = true;
+            return;
         }
-        else
+
+        reader.AdvanceTo(buffer.End);
+        if (result.IsCompleted)
         {
-            _outputRead.UnsafeOnCompleted(_onOutputReady);
+            _socket.Shutdown(SocketShutdown.Send);
+            EndOutput(null);
+        }
+        else if (_disposeRequested)
+        {
+            Close();
         }
     }
 

@@ -39,9 +39,8 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
         MemoryPool = pool;
         _input = new Pipe(PipeOptionsFor(pool, PinnedBlockPool.LargeSize));
         _output = new Pipe(PipeOptionsFor(pool, PinnedBlockPool.SmallSize));
-        Transport = new DuplexPipe(_input.Reader, _output.Writer);
         _onInputResumed = () => _loop.Run(static state => ((EpollConnection)state!).ResumeInput(), this);
-        _onOutputReady = () => _loop.ScheduleFlush(this);
+        Transport = new DuplexPipe(_input.Reader, new SendingPipeWriter(_output.Writer, RequestSend));
         Features = new FeatureCollection();
         Features.Set<IConnectionIdFeature>(this);
         Features.Set<IConnectionTransportFeature>(this);
@@ -181,22 +180,22 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
         }
 
         _slot = _loop.Register(_fd, this);
-        ArmOutput();
+        RequestSend();
     }
 
     private void RequestDispose()
     {
         _disposeRequested = true;
-        if (_slot < 0 || _outputEnded || (_outputAwaiting && !_outputRead.IsCompleted))
+        if (_slot < 0 || _outputEnded)
         {
             Close();
             return;
         }
 
-        // Bytes still wait in the output: they leave first (Flush closes once they have, or once sending fails).
+        // Bytes may still wait in the output: they leave first (Flush closes once they have, or once sending fails).
         if (!_waitingWritable)
         {
-            _loop.ScheduleFlush(this);
+            Flush();
         }
     }
 
@@ -214,7 +213,6 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
             _loop.Unregister(_slot);
         }
 
-        _socket.Dispose();
         var reason = _abortReason;
         if (_disposeRequested)
         {
@@ -240,6 +238,8 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
             _outputEnded = true;
             _output.Reader.Complete(reason);
         }
+
+        _socket.Dispose();
 
         _closed.TrySetResult();
         if (Interlocked.CompareExchange(ref _closedToken, null, null) is { } token)
