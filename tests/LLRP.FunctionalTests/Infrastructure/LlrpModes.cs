@@ -17,14 +17,23 @@ public static class LlrpModes
     public const string Yarp = "yarp";
     public const string YarpSharedRoundRobin = "yarp/shared-rr4";
 
+    /// <summary>
+    /// Raw mode's strategies over <c>transport=epoll</c>, in the lists below when the test process runs with
+    /// <c>LLRP_TEST_TRANSPORT=epoll</c> (<c>LLRP_TEST_TRANSPORT=epoll dotnet test tests/LLRP.FunctionalTests --filter "DisplayName~/epoll"</c>
+    /// runs the functional suite's raw modes over it); EpollTransportTests always run.
+    /// </summary>
+    public static readonly string[] RawOverEpoll = Environment.GetEnvironmentVariable("LLRP_TEST_TRANSPORT") == "epoll"
+        ? [RawPerClientEpoll, RawPooledEpoll]
+        : [];
+
     /// <summary>One configuration of each mode, and of each raw strategy.</summary>
-    public static readonly string[] Every = [RawPerClient, RawPooled, RawPerClientEpoll, RawPooledEpoll, HttpClient, HttpClientWithContext, Yarp];
+    public static readonly string[] Every = [RawPerClient, RawPooled, .. RawOverEpoll, HttpClient, HttpClientWithContext, Yarp];
 
     /// <summary><see cref="Every"/> and the modes with shared invokers (HttpClient, YARP), for tests of many requests and connections.</summary>
     public static readonly string[] EveryWithSharedClients = [.. Every, HttpClientSharedRoundRobin, YarpSharedRoundRobin];
 
     /// <summary>The raw mode's configurations, for what only raw mode does (each use names why).</summary>
-    public static readonly string[] RawOnly = [RawPerClient, RawPooled, RawPerClientEpoll, RawPooledEpoll];
+    public static readonly string[] RawOnly = [RawPerClient, RawPooled, .. RawOverEpoll];
 
     public static TheoryData<string> All => new(Every);
 

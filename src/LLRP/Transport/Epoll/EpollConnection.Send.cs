@@ -9,7 +9,8 @@ namespace LLRP.Transport.Epoll;
 /// <summary>
 /// The send side: a flush of the output pipe (<see cref="SendingPipeWriter"/>) schedules the connection with its loop, which at the end of its iteration
 /// sends everything written meanwhile in one gathered <c>sendmsg</c> (up to <see cref="MaxVectors"/> blocks per call). What
-/// the socket does not take waits for <c>EPOLLOUT</c>. The output's end half-closes the socket.
+/// the socket does not take waits for <c>EPOLLOUT</c>, the registration renewed (<c>EPOLL_CTL_MOD</c>) so that room that
+/// came back before the flag was set is reported too. The output's end half-closes the socket.
 /// </summary>
 internal sealed partial class EpollConnection
 {
@@ -62,8 +63,10 @@ internal sealed partial class EpollConnection
 
         if (sent < buffer.Length)
         {
-            reader.AdvanceTo(buffer.GetPosition(sent), buffer.End);
+            // What was not sent is left unexamined, so that the next TryRead returns it even if nothing more is written.
+            reader.AdvanceTo(buffer.GetPosition(sent));
             _waitingWritable = true;
+            _loop.Rearm(_fd, _slot);
             return;
         }
 

@@ -186,6 +186,13 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
     private void RequestDispose()
     {
         _disposeRequested = true;
+        if (_isClosed)
+        {
+            // Aborted before: its user is done with its ends now.
+            CompleteUserEnds();
+            return;
+        }
+
         if (_slot < 0 || _outputEnded)
         {
             Close();
@@ -197,6 +204,13 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
         {
             Flush();
         }
+    }
+
+    /// <summary>Completes the ends its user holds, once disposed: with both ends of each pipe complete, the pipes return their blocks.</summary>
+    private void CompleteUserEnds()
+    {
+        _input.Reader.Complete();
+        _output.Writer.Complete();
     }
 
     /// <summary>Closes the socket, on the loop's thread: the pipes' ends complete with the abort reason, if any.</summary>
@@ -216,9 +230,7 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
         var reason = _abortReason;
         if (_disposeRequested)
         {
-            // Disposed by its user, who is done with its ends: completing them too lets the pipes return their blocks.
-            _input.Reader.Complete();
-            _output.Writer.Complete();
+            CompleteUserEnds();
         }
 
         if (_connecting is { } connecting)

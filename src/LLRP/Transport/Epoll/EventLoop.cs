@@ -15,6 +15,7 @@ internal sealed unsafe class EventLoop : IDisposable
 {
     private const int MaxEvents = 256;
     private const ulong WakeToken = ulong.MaxValue;
+    private const uint SocketEvents = LinuxCalls.EpollIn | LinuxCalls.EpollOut | LinuxCalls.EpollRdHup | LinuxCalls.EpollEt;
 
     /// <summary><c>struct epoll_event</c> is packed on x86-64 (12 bytes), naturally aligned elsewhere (16).</summary>
     private static readonly int EventSize = RuntimeInformation.ProcessArchitecture == Architecture.X64 ? 12 : 16;
@@ -40,7 +41,7 @@ internal sealed unsafe class EventLoop : IDisposable
         Id = id;
         _epoll = Check(LinuxCalls.EpollCreate(LinuxCalls.EpollCloexec), "epoll_create1");
         _wake = Check(LinuxCalls.EventFd(0, LinuxCalls.EfdCloexec | LinuxCalls.EfdNonblock), "eventfd");
-        Add(_wake, LinuxCalls.EpollIn, WakeToken);
+        Control(LinuxCalls.EpollCtlAdd, _wake, LinuxCalls.EpollIn, WakeToken);
         _thread = new Thread(Run) { IsBackground = true, Name = $"LLRP epoll {id}" };
         _thread.Start();
     }
@@ -67,9 +68,16 @@ internal sealed unsafe class EventLoop : IDisposable
             _generations.Add(0);
         }
 
-        Add(fd, LinuxCalls.EpollIn | LinuxCalls.EpollOut | LinuxCalls.EpollRdHup | LinuxCalls.EpollEt, ((ulong)_generations[slot] << 32) | (uint)slot);
+        Control(LinuxCalls.EpollCtlAdd, fd, SocketEvents, ((ulong)_generations[slot] << 32) | (uint)slot);
         return slot;
     }
+
+    /// <summary>
+    /// Registers <paramref name="fd"/> of <paramref name="slot"/> again, after a send the socket did not take whole: epoll
+    /// then reports <c>EPOLLOUT</c> at once if the socket has room again already, else on its next edge.
+    /// </summary>
+    public void Rearm(int fd, int slot)
+        => Control(LinuxCalls.EpollCtlMod, fd, SocketEvents, ((ulong)_generations[slot] << 32) | (uint)slot);
 
     /// <summary>Forgets <paramref name="slot"/> before its socket is closed: an event already read for it is dropped.</summary>
     public void Unregister(int slot)
@@ -128,12 +136,12 @@ internal sealed unsafe class EventLoop : IDisposable
     private static int Check(int result, string call)
         => result >= 0 ? result : throw new IOException($"{call} failed: errno {Marshal.GetLastPInvokeError()}.");
 
-    private void Add(int fd, uint events, ulong data)
+    private void Control(int operation, int fd, uint events, ulong data)
     {
         var registration = stackalloc byte[16];
         *(uint*)registration = events;
         *(ulong*)(registration + DataOffset) = data;
-        Check(LinuxCalls.EpollCtl(_epoll, LinuxCalls.EpollCtlAdd, fd, registration), "epoll_ctl");
+        Check(LinuxCalls.EpollCtl(_epoll, operation, fd, registration), "epoll_ctl");
     }
 
     private void Run()

@@ -12,6 +12,7 @@ internal static unsafe partial class LinuxCalls
 {
     public const int EpollCloexec = 0x80000;
     public const int EpollCtlAdd = 1;
+    public const int EpollCtlMod = 3;
     public const uint EpollIn = 0x001;
     public const uint EpollOut = 0x004;
     public const uint EpollErr = 0x008;

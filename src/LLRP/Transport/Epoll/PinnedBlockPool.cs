@@ -12,9 +12,9 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
     public const int SmallSize = 4 * 1024;
     public const int LargeSize = 64 * 1024;
 
-    /// <summary>Kept for reuse at most: 4 MiB of each size.</summary>
+    /// <summary>Kept for reuse at most: 4 MiB of small blocks, 32 MiB of large ones (a read block for each of 512 busy sockets).</summary>
     private const int KeptSmall = 1024;
-    private const int KeptLarge = 64;
+    private const int KeptLarge = 512;
 
     private readonly ConcurrentQueue<PinnedBlock> _small = new();
     private readonly ConcurrentQueue<PinnedBlock> _large = new();
