@@ -84,7 +84,10 @@ internal sealed partial class EpollConnection
         }
     }
 
-    /// <summary>A receive returned 0 (the peer ended its side), or failed: EAGAIN leaves it waiting for the next edge.</summary>
+    /// <summary>
+/// A receive returned 0 (the peer ended its side), or failed: EAGAIN leaves it waiting for the next edge; a reset reaches
+/// the reader after the bytes that arrived before it.
+/// </summary>
     private void EndReceive(nint received)
     {
         Exception? error = null;
@@ -102,6 +105,13 @@ internal sealed partial class EpollConnection
         }
 
         _inputEnded = true;
+        if (_abortReason is null && error is not null)
+        {
+            // The bytes received before the failure reach the reader first.
+            _inputReader.FailAfterData(error);
+            error = null;
+        }
+
         _input.Writer.Complete(_abortReason ?? error);
     }
 

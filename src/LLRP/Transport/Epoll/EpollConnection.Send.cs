@@ -82,6 +82,18 @@ internal sealed partial class EpollConnection
         }
     }
 
+    /// <summary>Aborting: one send of what waits in the output, whatever the socket takes of it at once, then the close.</summary>
+    private void SendFlushedAndClose()
+    {
+        if (!_isClosed && _slot >= 0 && _connecting is null && !_outputEnded && _output.Reader.TryRead(out var result))
+        {
+            Send(result.Buffer, out _);
+            _output.Reader.AdvanceTo(result.Buffer.End);
+        }
+
+        Close();
+    }
+
     private void EndOutput(Exception? error)
     {
         _outputEnded = true;

@@ -23,6 +23,7 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
     private readonly int _fd;
     private readonly Pipe _input;
     private readonly Pipe _output;
+    private readonly ReceivingPipeReader _inputReader;
     private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private CancellationTokenSource? _closedToken;
     private ConnectionAbortedException? _abortReason;
@@ -40,7 +41,8 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
         _input = new Pipe(PipeOptionsFor(pool, PinnedBlockPool.LargeSize));
         _output = new Pipe(PipeOptionsFor(pool, PinnedBlockPool.SmallSize));
         _onInputResumed = () => _loop.Run(static state => ((EpollConnection)state!).ResumeInput(), this);
-        Transport = new DuplexPipe(_input.Reader, new SendingPipeWriter(_output.Writer, RequestSend));
+        _inputReader = new ReceivingPipeReader(_input.Reader);
+        Transport = new DuplexPipe(_inputReader, new SendingPipeWriter(_output.Writer, RequestSend));
         Features = new FeatureCollection();
         Features.Set<IConnectionIdFeature>(this);
         Features.Set<IConnectionTransportFeature>(this);
@@ -104,11 +106,14 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
         _loop.Run(static state => ((EpollConnection)state!).Register(), this);
     }
 
-    /// <summary>Closes the socket at once; the pipes' readers and writers see <paramref name="abortReason"/>.</summary>
+    /// <summary>
+    /// Closes the socket at once, what was flushed before handed to it first as far as it takes it without waiting (a
+    /// flush's send waits for the end of the loop's iteration); the pipes' readers and writers see <paramref name="abortReason"/>.
+    /// </summary>
     public override void Abort(ConnectionAbortedException abortReason)
     {
         _abortReason ??= abortReason;
-        _loop.Run(static state => ((EpollConnection)state!).Close(), this);
+        _loop.Run(static state => ((EpollConnection)state!).SendFlushedAndClose(), this);
     }
 
     /// <summary>Closes the socket once the output has left (or at once if it has); completes when it is closed.</summary>
