@@ -185,9 +185,12 @@ internal sealed unsafe class EventLoop : IDisposable
     {
         if (data == WakeToken)
         {
-            Volatile.Write(ref _wakePending, 0);
+            // Drained before the flag is cleared: a post after the clear writes again and wakes the next wait, a post before
+            // it is run by this iteration's RunPosted. Cleared first, a post between the two had its write drained here and
+            // left the flag set, so that no later post woke the loop again.
             ulong value;
             LinuxCalls.Read(_wake, (byte*)&value, sizeof(ulong));
+            Volatile.Write(ref _wakePending, 0);
             return;
         }
 
