@@ -68,6 +68,8 @@ public static class ContenderCatalog
             new Contender { Name = "direct", Description = "no proxy: wrk → origin (HTTP/2 shapes: h2load → the origin's h2c listener)", Kind = ContenderKind.Direct, ClientHttp2Arguments = [] },
             Llrp("llrp-raw-perclient", "LLRP raw mode, one upstream connection per client connection", "--mode=raw", "--upstreamConnections=perClient"),
             Llrp("llrp-raw-pooled", "LLRP raw mode, pooled upstream connections (HTTP/2 shapes: h2c on the same url, HTTP/1.1 to the origin)", "--mode=raw", "--upstreamConnections=pooled") with { ClientHttp2Arguments = [] },
+            Llrp("llrp-raw-pooled-epoll", "LLRP raw mode, pooled, LLRP's epoll transport", "--mode=raw", "--upstreamConnections=pooled", "--transport=epoll"),
+            Llrp("llrp-raw-perclient-epoll", "LLRP raw mode, one upstream connection per client connection, LLRP's epoll transport", "--mode=raw", "--upstreamConnections=perClient", "--transport=epoll"),
             Llrp("llrp-raw-pooled-accesslog", "LLRP raw mode, pooled, access log (combined) to a file in the results directory", "--mode=raw", "--upstreamConnections=pooled", $"--accessLog={Path.Combine(options.ResultsDirectory, "access.log")}"),
             Routed(Llrp("llrp-raw-pooled-100routes", "LLRP raw mode, pooled, 100 routes of a ReverseProxy section; the load takes the last", "--mode=raw", "--upstreamConnections=pooled")),
             Balanced(Llrp("llrp-raw-pooled-roundrobin", "LLRP raw mode, pooled, a destination per request in turn", "--mode=raw", "--upstreamConnections=pooled", "--balancing=roundRobin"), "roundRobin"),

@@ -163,8 +163,14 @@ public sealed record ProxyOptions
     /// <summary>Key <c>LLRP_HTTPCLIENT_REUSEREQUEST</c>: reuse one <c>HttpRequestMessage</c> per connection.</summary>
     public bool ReuseHttpRequestMessage { get; init; } = true;
 
-    /// <summary>Key <c>threadCount</c>: Kestrel sockets transport <c>IOQueueCount</c>; null = transport default.</summary>
+    /// <summary>Key <c>threadCount</c>: Kestrel sockets transport <c>IOQueueCount</c>, or the epoll transport's event loops; null = transport default.</summary>
     public int? ThreadCount { get; init; }
+
+    /// <summary>
+    /// Key <c>transport</c>: what moves bytes between sockets and buffers: Kestrel's sockets transport (the default), or
+    /// LLRP's own epoll event loops (client connections, and raw mode's upstream connections to <c>http</c> destinations).
+    /// </summary>
+    public TransportKind Transport { get; init; } = TransportKind.Sockets;
 
     /// <summary>
     /// Key <c>transport.inlineScheduling</c>: run pipe continuations on the thread that completed the socket operation

@@ -78,6 +78,7 @@ public static class ProxyOptionsReader
             ThreadCount = Value(configuration, ConfigurationKeys.ThreadCount) is null ? null : ReadInt(configuration, ConfigurationKeys.ThreadCount, 0, 1),
             InlineScheduling = ReadBool(configuration, ConfigurationKeys.InlineScheduling, defaults.InlineScheduling),
             InlineCompletions = ReadBool(configuration, ConfigurationKeys.InlineCompletions, defaults.InlineCompletions),
+            Transport = ReadTransport(configuration, defaults.Transport),
             TasksPooling = ReadBool(configuration, ConfigurationKeys.TasksPooling, defaults.TasksPooling),
             ShutdownTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ShutdownTimeoutMs, defaults.ShutdownTimeout),
             CertificatePath = ReadPath(configuration, ConfigurationKeys.CertificatePath),
@@ -439,6 +440,20 @@ public static class ProxyOptionsReader
             "perclient" => UpstreamConnectionStrategy.PerClient,
             "pooled" => UpstreamConnectionStrategy.Pooled,
             _ => throw new ProxyConfigurationException(ConfigurationKeys.UpstreamConnections, value, "perClient, pooled"),
+        };
+    }
+
+    private static TransportKind ReadTransport(IConfiguration configuration, TransportKind defaultValue)
+    {
+        var value = Value(configuration, ConfigurationKeys.Transport);
+        return value?.Trim().ToLowerInvariant() switch
+        {
+            null or "" => defaultValue,
+            "sockets" => TransportKind.Sockets,
+            "epoll" => OperatingSystem.IsLinux()
+                ? TransportKind.Epoll
+                : throw new ProxyConfigurationException(ConfigurationKeys.Transport, value, "sockets (epoll runs on Linux only)"),
+            _ => throw new ProxyConfigurationException(ConfigurationKeys.Transport, value, "sockets, epoll"),
         };
     }
 

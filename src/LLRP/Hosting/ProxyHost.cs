@@ -95,6 +95,7 @@ public static class ProxyHost
                 sockets.IOQueueCount = threads;
             }
         });
+        TransportServices.Add(builder.Services, options);
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
             kestrel.AddServerHeader = false;

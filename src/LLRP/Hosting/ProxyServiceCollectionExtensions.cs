@@ -49,9 +49,10 @@ internal static class ProxyServiceCollectionExtensions
         {
             services.AddSingleton<UpstreamConnector>();
             services.AddSingleton<UpstreamConnectionPool>();
+            services.AddSingleton<EpollUpstreamConnector>();
             services.AddSingleton<IForwarderFactory>(provider => new SocketsForwarderFactory(
                 options,
-                provider.GetRequiredService<UpstreamConnector>(),
+                options.Transport == TransportKind.Epoll ? provider.GetRequiredService<EpollUpstreamConnector>() : provider.GetRequiredService<UpstreamConnector>(),
                 options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? provider.GetRequiredService<UpstreamConnectionPool>() : null));
             return services;
         }

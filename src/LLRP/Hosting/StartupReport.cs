@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using LLRP.Configuration;
+using LLRP.Transport.Epoll;
 using LLRP.Configuration.Routes;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
@@ -17,7 +18,7 @@ public static class StartupReport
     public static string Describe(WebApplication app)
     {
         var origin = app.Services.GetService<EmbeddedDownstreamService>()?.Addresses ?? [];
-        var transportQueues = app.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value.IOQueueCount;
+        var transportQueues = app.Services.GetService<EpollTransport>()?.LoopCount ?? app.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value.IOQueueCount;
         var listeners = app.Services.GetRequiredService<BoundListeners>();
         return Describe(app.Services.GetRequiredService<ProxyOptions>(), listeners.Proxy, listeners.Admin, origin, transportQueues);
     }
@@ -167,7 +168,8 @@ public static class StartupReport
             (K.ThreadCount, options.ThreadCount is { } threads ? Number(threads) : $"default ({Number(transportQueues)})"),
             (K.InlineScheduling, Flag(options.InlineScheduling)),
             (K.InlineCompletions, Flag(options.InlineCompletions)),
-            (K.TasksPooling, Flag(options.TasksPooling)));
+            (K.TasksPooling, Flag(options.TasksPooling)),
+            (K.Transport, options.Transport == TransportKind.Epoll ? "epoll" : "sockets"));
         Line(text,
             (K.AccessLog, options.AccessLog ?? "off"),
             (K.AccessLogFormat, options.AccessLogFormat == AccessLogFormat.Json ? "json" : "combined"),

@@ -2,26 +2,36 @@ namespace LLRP.FunctionalTests.Infrastructure;
 
 /// <summary>
 /// The proxy configurations the functional tests run over, by name, as theory data: raw mode with each upstream
-/// strategy, the two HttpClient modes and the YARP mode (one invoker per client connection, or shared invokers used round-robin).
+/// strategy (over the default transport, and over <c>transport=epoll</c>), the two HttpClient modes and the YARP mode (one
+/// invoker per client connection, or shared invokers used round-robin).
 /// </summary>
 public static class LlrpModes
 {
     public const string RawPerClient = "raw/perClient";
     public const string RawPooled = "raw/pooled";
+    public const string RawPerClientEpoll = "raw/perClient/epoll";
+    public const string RawPooledEpoll = "raw/pooled/epoll";
     public const string HttpClient = "httpclient";
     public const string HttpClientSharedRoundRobin = "httpclient/shared-rr4";
     public const string HttpClientWithContext = "httpclient-httpcontext";
     public const string Yarp = "yarp";
     public const string YarpSharedRoundRobin = "yarp/shared-rr4";
 
+    /// <summary>
+    /// Raw mode's strategies over <c>transport=epoll</c>, in the lists below on Linux (the transport's only platform): the
+    /// functional suite's raw-mode tests run over both transports (<c>dotnet test tests/LLRP.FunctionalTests --filter
+    /// "DisplayName~/epoll"</c> runs the epoll ones alone).
+    /// </summary>
+    public static readonly string[] RawOverEpoll = OperatingSystem.IsLinux() ? [RawPerClientEpoll, RawPooledEpoll] : [];
+
     /// <summary>One configuration of each mode, and of each raw strategy.</summary>
-    public static readonly string[] Every = [RawPerClient, RawPooled, HttpClient, HttpClientWithContext, Yarp];
+    public static readonly string[] Every = [RawPerClient, RawPooled, .. RawOverEpoll, HttpClient, HttpClientWithContext, Yarp];
 
     /// <summary><see cref="Every"/> and the modes with shared invokers (HttpClient, YARP), for tests of many requests and connections.</summary>
     public static readonly string[] EveryWithSharedClients = [.. Every, HttpClientSharedRoundRobin, YarpSharedRoundRobin];
 
     /// <summary>The raw mode's configurations, for what only raw mode does (each use names why).</summary>
-    public static readonly string[] RawOnly = [RawPerClient, RawPooled];
+    public static readonly string[] RawOnly = [RawPerClient, RawPooled, .. RawOverEpoll];
 
     public static TheoryData<string> All => new(Every);
 
@@ -34,6 +44,8 @@ public static class LlrpModes
     {
         RawPerClient => ["mode=raw", "upstreamConnections=perClient"],
         RawPooled => ["mode=raw", "upstreamConnections=pooled"],
+        RawPerClientEpoll => ["mode=raw", "upstreamConnections=perClient", "transport=epoll"],
+        RawPooledEpoll => ["mode=raw", "upstreamConnections=pooled", "transport=epoll"],
         HttpClient => ["mode=httpclient"],
         HttpClientSharedRoundRobin => ["mode=httpclient", "shareClients=true", "shareClients.roundRobin=true", "shareClients.count=4"],
         HttpClientWithContext => ["mode=httpclient-httpcontext"],

@@ -208,12 +208,24 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("accessLog", "/tmp")]
     [InlineData("accessLog.format", "common")]
     [InlineData("accessLog.bufferSize", "4095")]
+    [InlineData("transport", "iouring")]
+    [InlineData("transport", "libuv")]
     public void Read_InvalidValue_ThrowsNamingKeyAndValue(string key, string value)
     {
         var e = Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read((key, value)));
 
         Assert.Equal(key, e.Key);
         Assert.Contains($"'{key}' = '{value}'", e.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary><c>transport</c>: sockets unless told, epoll in any case; an unknown transport is refused naming the ones there are.</summary>
+    [Fact]
+    public void Read_Transport()
+    {
+        Assert.Equal(TransportKind.Sockets, ConfiguredOptions.Read().Transport);
+        Assert.Equal(TransportKind.Epoll, ConfiguredOptions.Read(("transport", "EPOLL")).Transport);
+        Assert.Equal(TransportKind.Sockets, ConfiguredOptions.Read(("transport", "sockets")).Transport);
+        Assert.Contains("sockets, epoll", Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read(("transport", "iouring"))).Message, StringComparison.Ordinal);
     }
 
     /// <summary>A request's protocols are one bit each in a 64-bit mask: the list holds at most 64 names.</summary>

@@ -11,7 +11,13 @@ internal sealed class UpstreamConnection(ConnectionContext transport, Destinatio
     private int _disposed;
     private volatile bool _aborted;
 
+    /// <summary>The <see cref="Loop"/> of a connection no event loop serves (the sockets transport's).</summary>
+    public const int NoLoop = -1;
+
     public DestinationEndpoint Destination { get; } = destination;
+
+    /// <summary>The epoll transport's event loop that serves this connection, or <see cref="NoLoop"/>.</summary>
+    public int Loop { get; init; } = NoLoop;
 
     public PipeReader Input => transport.Transport.Input;
 

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using LLRP.Configuration;
+using LLRP.Transport.Epoll;
 
 namespace LLRP.Upstream.Sockets;
 
@@ -7,16 +8,21 @@ namespace LLRP.Upstream.Sockets;
 /// Idle upstream connections shared by all client connections (the <c>pooled</c> strategy), a bounded stack per
 /// destination (made when the destination is first used, so destinations a reload adds get theirs): the most recently
 /// used connection is reused first, so its buffers and the destination's are warm.
-/// Connections idle longer than the idle timeout are closed by a sweep once a second.
+/// Connections idle longer than the idle timeout are closed by a sweep once a second. Over the epoll transport, each
+/// event loop has its own stacks: a client connection reuses a connection served by its own loop's thread first, and one
+/// of another loop only when its own has none.
 /// </summary>
 internal sealed class UpstreamConnectionPool : IDisposable
 {
     private const int SweepBatch = 64;
 
-    private readonly ConcurrentDictionary<DestinationEndpoint, IdleConnectionStack> _idle = new();
-    private readonly Func<DestinationEndpoint, IdleConnectionStack> _newStack;
+    private readonly ConcurrentDictionary<(DestinationEndpoint, int), IdleConnectionStack> _idle = new();
+    private readonly Func<(DestinationEndpoint, int), IdleConnectionStack> _newStack;
     private readonly long _idleTimeoutMs;
     private readonly Timer _sweeper;
+
+    /// <summary>The highest event loop a returned connection was served by (<see cref="UpstreamConnection.NoLoop"/> for none).</summary>
+    private int _highestLoop = UpstreamConnection.NoLoop;
 
     public UpstreamConnectionPool(ProxyOptions options)
     {
@@ -29,7 +35,26 @@ internal sealed class UpstreamConnectionPool : IDisposable
     /// <summary>An idle connection that is still open, or null.</summary>
     public UpstreamConnection? Rent(DestinationEndpoint destination)
     {
-        if (!_idle.TryGetValue(destination, out var stack))
+        var own = EventLoop.Current?.Id ?? UpstreamConnection.NoLoop;
+        if (Rent(destination, own) is { } local)
+        {
+            return local;
+        }
+
+        for (var loop = UpstreamConnection.NoLoop; loop <= Volatile.Read(ref _highestLoop); loop++)
+        {
+            if (loop != own && Rent(destination, loop) is { } other)
+            {
+                return other;
+            }
+        }
+
+        return null;
+    }
+
+    private UpstreamConnection? Rent(DestinationEndpoint destination, int loop)
+    {
+        if (!_idle.TryGetValue((destination, loop), out var stack))
         {
             return null;
         }
@@ -52,7 +77,13 @@ internal sealed class UpstreamConnectionPool : IDisposable
     public void Return(UpstreamConnection connection)
     {
         connection.IdleSince = Environment.TickCount64;
-        if (!_idle.GetOrAdd(connection.Destination, _newStack).TryPush(connection))
+        int highest;
+        while (connection.Loop > (highest = Volatile.Read(ref _highestLoop))
+            && Interlocked.CompareExchange(ref _highestLoop, connection.Loop, highest) != highest)
+        {
+        }
+
+        if (!_idle.GetOrAdd((connection.Destination, connection.Loop), _newStack).TryPush(connection))
         {
             Close(connection);
         }

@@ -1,0 +1,267 @@
+using System.IO.Pipelines;
+using System.Net;
+using System.Net.Sockets;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Connections.Features;
+using Microsoft.AspNetCore.Http.Features;
+
+namespace LLRP.Transport.Epoll;
+
+/// <summary>
+/// A socket on one <see cref="EventLoop"/>, behind an input and an output pipe whose readers and writers run inline: the
+/// loop receives only when epoll says readable (<see cref="Receive"/>), and sends what was written once per iteration
+/// (<see cref="Flush"/>). Completing the output half-closes the socket; <see cref="Abort(ConnectionAbortedException)"/>
+/// closes it at once; <see cref="DisposeAsync"/> closes it once what was written has left. All socket work happens on the
+/// loop's thread; other threads post theirs.
+/// </summary>
+internal sealed partial class EpollConnection : ConnectionContext, IReadinessHandler
+{
+    private static long s_lastId;
+
+    private readonly EventLoop _loop;
+    private readonly Socket _socket;
+    private readonly int _fd;
+    private readonly Pipe _input;
+    private readonly Pipe _output;
+    private readonly ReceivingPipeReader _inputReader;
+    private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private CancellationTokenSource? _closedToken;
+    private ConnectionAbortedException? _abortReason;
+    private string? _connectionId;
+    private int _slot = -1;
+    private volatile bool _isClosed;
+    private bool _disposeRequested;
+
+    public EpollConnection(EventLoop loop, Socket socket, PinnedBlockPool pool)
+    {
+        _loop = loop;
+        _socket = socket;
+        _fd = (int)socket.SafeHandle.DangerousGetHandle();
+        MemoryPool = pool;
+        _input = new Pipe(PipeOptionsFor(pool, PinnedBlockPool.LargeSize));
+        _output = new Pipe(PipeOptionsFor(pool, PinnedBlockPool.SmallSize));
+        _onInputResumed = () => _loop.Run(static state => ((EpollConnection)state!).ResumeInput(), this);
+        _inputReader = new ReceivingPipeReader(_input.Reader);
+        Transport = new DuplexPipe(_inputReader, new SendingPipeWriter(_output.Writer, RequestSend));
+        Features = new FeatureCollection();
+        Features.Set<IConnectionIdFeature>(this);
+        Features.Set<IConnectionTransportFeature>(this);
+        Features.Set<IConnectionItemsFeature>(this);
+        Features.Set<IMemoryPoolFeature>(this);
+        Features.Set<IConnectionLifetimeFeature>(this);
+        Features.Set<IConnectionEndPointFeature>(this);
+    }
+
+    /// <summary>The loop whose thread serves this connection.</summary>
+    public EventLoop Loop => _loop;
+
+    public override IDuplexPipe Transport { get; set; }
+
+    public override string ConnectionId
+    {
+        get => _connectionId ??= $"E{Interlocked.Increment(ref s_lastId):X8}";
+        set => _connectionId = value;
+    }
+
+    public override IFeatureCollection Features { get; }
+
+    public override IDictionary<object, object?> Items { get; set; } = new Dictionary<object, object?>();
+
+    public override CancellationToken ConnectionClosed
+    {
+        get
+        {
+            if (Volatile.Read(ref _closedToken) is { } existing)
+            {
+                return existing.Token;
+            }
+
+            var created = new CancellationTokenSource();
+            if (Interlocked.CompareExchange(ref _closedToken, created, null) is { } other)
+            {
+                created.Dispose();
+                return other.Token;
+            }
+
+            if (_isClosed)
+            {
+                created.Cancel();
+            }
+
+            return created.Token;
+        }
+
+        set => throw new NotSupportedException("The epoll transport's connections say themselves when they close.");
+    }
+
+    public override EndPoint? LocalEndPoint { get; set; }
+
+    public override EndPoint? RemoteEndPoint { get; set; }
+
+    /// <summary>Starts serving an accepted socket: on the loop's thread, it registers and waits for what is written.</summary>
+    public void Start()
+    {
+        LocalEndPoint = _socket.LocalEndPoint;
+        RemoteEndPoint = _socket.RemoteEndPoint;
+        _loop.Run(static state => ((EpollConnection)state!).Register(), this);
+    }
+
+    /// <summary>
+    /// Closes the socket at once, what was flushed before handed to it first as far as it takes it without waiting (a
+    /// flush's send waits for the end of the loop's iteration); the pipes' readers and writers see <paramref name="abortReason"/>.
+    /// </summary>
+    public override void Abort(ConnectionAbortedException abortReason)
+    {
+        _abortReason ??= abortReason;
+        _loop.Run(static state => ((EpollConnection)state!).SendFlushedAndClose(), this);
+    }
+
+    /// <summary>Closes the socket once the output has left (or at once if it has); completes when it is closed.</summary>
+    public override ValueTask DisposeAsync()
+    {
+        _loop.Run(static state => ((EpollConnection)state!).RequestDispose(), this);
+        return new ValueTask(_closed.Task);
+    }
+
+    public void OnReady(uint events)
+    {
+        if (_isClosed)
+        {
+            return;
+        }
+
+        if (_connecting is not null)
+        {
+            if ((events & (LinuxCalls.EpollOut | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) == 0)
+            {
+                return;
+            }
+
+            CompleteConnect();
+            if (_isClosed)
+            {
+                return;
+            }
+        }
+
+        if ((events & (LinuxCalls.EpollRdHup | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0)
+        {
+            _peerEnded = true;
+        }
+
+        if ((events & (LinuxCalls.EpollIn | LinuxCalls.EpollRdHup | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0)
+        {
+            Receive();
+        }
+
+        if ((events & (LinuxCalls.EpollOut | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0 && _waitingWritable)
+        {
+            _waitingWritable = false;
+            Flush();
+        }
+    }
+
+    public void Fail(Exception error)
+    {
+        _abortReason ??= new ConnectionAbortedException(error.Message, error);
+        Close();
+    }
+
+    /// <summary>Either direction's pipe: 1 MiB may wait in it before the writer pauses, until half of that is read.</summary>
+    private static PipeOptions PipeOptionsFor(PinnedBlockPool pool, int minimumSegmentSize) => new(
+        pool: pool,
+        readerScheduler: PipeScheduler.Inline,
+        writerScheduler: PipeScheduler.Inline,
+        pauseWriterThreshold: 1024 * 1024,
+        resumeWriterThreshold: 512 * 1024,
+        minimumSegmentSize: minimumSegmentSize,
+        useSynchronizationContext: false);
+
+    private void Register()
+    {
+        if (_isClosed)
+        {
+            return;
+        }
+
+        _slot = _loop.Register(_fd, this);
+        RequestSend();
+    }
+
+    private void RequestDispose()
+    {
+        _disposeRequested = true;
+        if (_isClosed)
+        {
+            // Aborted before: its user is done with its ends now.
+            CompleteUserEnds();
+            return;
+        }
+
+        if (_slot < 0 || _outputEnded)
+        {
+            Close();
+            return;
+        }
+
+        // Bytes may still wait in the output: they leave first (Flush closes once they have, or once sending fails).
+        if (!_waitingWritable)
+        {
+            Flush();
+        }
+    }
+
+    /// <summary>Completes the ends its user holds, once disposed: with both ends of each pipe complete, the pipes return their blocks.</summary>
+    private void CompleteUserEnds()
+    {
+        _input.Reader.Complete();
+        _output.Writer.Complete();
+    }
+
+    /// <summary>Closes the socket, on the loop's thread: the pipes' ends complete with the abort reason, if any.</summary>
+    private void Close()
+    {
+        if (_isClosed)
+        {
+            return;
+        }
+
+        _isClosed = true;
+        if (_slot >= 0)
+        {
+            _loop.Unregister(_slot);
+        }
+
+        var reason = _abortReason;
+        if (_disposeRequested)
+        {
+            CompleteUserEnds();
+        }
+
+        if (_connecting is { } connecting)
+        {
+            _connecting = null;
+            connecting.TrySetException(reason ?? new ConnectionAbortedException("The connection closed before it was established."));
+        }
+
+        if (!_inputEnded)
+        {
+            _inputEnded = true;
+            _input.Writer.Complete(reason);
+        }
+
+        if (!_outputEnded)
+        {
+            _outputEnded = true;
+            _output.Reader.Complete(reason);
+        }
+
+        _socket.Dispose();
+
+        _closed.TrySetResult();
+        if (Interlocked.CompareExchange(ref _closedToken, null, null) is { } token)
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(static token => token.Cancel(), token, preferLocal: false);
+        }
+    }
+}

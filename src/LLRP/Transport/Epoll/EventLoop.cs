@@ -1,0 +1,238 @@
+using System.Collections.Concurrent;
+using System.Runtime.InteropServices;
+
+namespace LLRP.Transport.Epoll;
+
+/// <summary>
+/// One thread around one epoll instance. An iteration waits for readiness, hands each ready socket to its handler (which
+/// receives, and whose readers run inline), runs the work other threads posted, then flushes every socket the iteration
+/// wrote to: what one iteration produced for a socket leaves in one gathered send. Registrations are edge-triggered
+/// (<c>EPOLLET</c>) for input and output at once, made once per socket: no <c>epoll_ctl</c> per read or write, and the
+/// handler reads until a short read, which is also what an edge requires. Sockets are registered and closed on the loop's
+/// thread only, so a descriptor is never reused while the loop still acts on it.
+/// </summary>
+internal sealed unsafe class EventLoop : IDisposable
+{
+    private const int MaxEvents = 256;
+    private const ulong WakeToken = ulong.MaxValue;
+    private const uint SocketEvents = LinuxCalls.EpollIn | LinuxCalls.EpollOut | LinuxCalls.EpollRdHup | LinuxCalls.EpollEt;
+
+    /// <summary><c>struct epoll_event</c> is packed on x86-64 (12 bytes), naturally aligned elsewhere (16).</summary>
+    private static readonly int EventSize = RuntimeInformation.ProcessArchitecture == Architecture.X64 ? 12 : 16;
+
+    private static readonly int DataOffset = EventSize - sizeof(ulong);
+
+    [ThreadStatic]
+    private static EventLoop? t_current;
+
+    private readonly int _epoll;
+    private readonly int _wake;
+    private readonly Thread _thread;
+    private readonly ConcurrentQueue<(Action<object?> Work, object? State)> _posted = new();
+    private readonly List<IReadinessHandler?> _handlers = [];
+    private readonly List<uint> _generations = [];
+    private readonly Stack<int> _freeSlots = new();
+    private readonly List<IReadinessHandler> _flushes = [];
+    private int _wakePending;
+    private volatile bool _stopping;
+
+    public EventLoop(int id)
+    {
+        Id = id;
+        _epoll = Check(LinuxCalls.EpollCreate(LinuxCalls.EpollCloexec), "epoll_create1");
+        _wake = Check(LinuxCalls.EventFd(0, LinuxCalls.EfdCloexec | LinuxCalls.EfdNonblock), "eventfd");
+        Control(LinuxCalls.EpollCtlAdd, _wake, LinuxCalls.EpollIn, WakeToken);
+        _thread = new Thread(Run) { IsBackground = true, Name = $"LLRP epoll {id}" };
+        _thread.Start();
+    }
+
+    /// <summary>The loop whose thread this is, or null.</summary>
+    public static EventLoop? Current => t_current;
+
+    public int Id { get; }
+
+    public bool IsCurrent => t_current == this;
+
+    /// <summary>Registers <paramref name="fd"/> for input and output readiness, edge-triggered; on the loop's thread only.</summary>
+    public int Register(int fd, IReadinessHandler handler)
+    {
+        int slot;
+        if (_freeSlots.TryPop(out slot))
+        {
+            _handlers[slot] = handler;
+        }
+        else
+        {
+            slot = _handlers.Count;
+            _handlers.Add(handler);
+            _generations.Add(0);
+        }
+
+        Control(LinuxCalls.EpollCtlAdd, fd, SocketEvents, ((ulong)_generations[slot] << 32) | (uint)slot);
+        return slot;
+    }
+
+    /// <summary>
+    /// Registers <paramref name="fd"/> of <paramref name="slot"/> again, after a send the socket did not take whole: epoll
+    /// then reports <c>EPOLLOUT</c> at once if the socket has room again already, else on its next edge.
+    /// </summary>
+    public void Rearm(int fd, int slot)
+        => Control(LinuxCalls.EpollCtlMod, fd, SocketEvents, ((ulong)_generations[slot] << 32) | (uint)slot);
+
+    /// <summary>Forgets <paramref name="slot"/> before its socket is closed: an event already read for it is dropped.</summary>
+    public void Unregister(int slot)
+    {
+        _handlers[slot] = null;
+        _generations[slot]++;
+        _freeSlots.Push(slot);
+    }
+
+    /// <summary>Runs <paramref name="work"/> now when on the loop's thread, else posts it.</summary>
+    public void Run(Action<object?> work, object? state)
+    {
+        if (IsCurrent)
+        {
+            work(state);
+        }
+        else
+        {
+            Post(work, state);
+        }
+    }
+
+    /// <summary>Runs <paramref name="work"/> on the loop's thread, in its next iteration.</summary>
+    public void Post(Action<object?> work, object? state)
+    {
+        _posted.Enqueue((work, state));
+        if (Interlocked.Exchange(ref _wakePending, 1) == 0)
+        {
+            ulong one = 1;
+            LinuxCalls.Write(_wake, (byte*)&one, sizeof(ulong));
+        }
+    }
+
+    /// <summary>Has <paramref name="handler"/> flushed at the end of this iteration (from another thread: the next).</summary>
+    public void ScheduleFlush(IReadinessHandler handler)
+    {
+        if (IsCurrent)
+        {
+            _flushes.Add(handler);
+        }
+        else
+        {
+            Post(static state => t_current!._flushes.Add((IReadinessHandler)state!), handler);
+        }
+    }
+
+    public void Dispose()
+    {
+        _stopping = true;
+        Post(static _ => { }, null);
+        _thread.Join();
+        LinuxCalls.Close(_wake);
+        LinuxCalls.Close(_epoll);
+    }
+
+    private static int Check(int result, string call)
+        => result >= 0 ? result : throw new IOException($"{call} failed: errno {Marshal.GetLastPInvokeError()}.");
+
+    private void Control(int operation, int fd, uint events, ulong data)
+    {
+        var registration = stackalloc byte[16];
+        *(uint*)registration = events;
+        *(ulong*)(registration + DataOffset) = data;
+        Check(LinuxCalls.EpollCtl(_epoll, operation, fd, registration), "epoll_ctl");
+    }
+
+    private void Run()
+    {
+        t_current = this;
+        var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * EventSize));
+        try
+        {
+            while (!_stopping)
+            {
+                var count = LinuxCalls.EpollWait(_epoll, events, MaxEvents, -1);
+                if (count < 0)
+                {
+                    Check(Marshal.GetLastPInvokeError() == LinuxCalls.EIntr ? 0 : -1, "epoll_wait");
+                    continue;
+                }
+
+                for (var i = 0; i < count; i++)
+                {
+                    var entry = events + (i * EventSize);
+                    Dispatch(*(uint*)entry, *(ulong*)(entry + DataOffset));
+                }
+
+                RunPosted();
+                RunFlushes();
+            }
+
+            // Closing a socket unregisters it: the handlers are copied first.
+            foreach (var handler in _handlers.ToArray())
+            {
+                handler?.Fail(new ObjectDisposedException(nameof(EventLoop)));
+            }
+        }
+        finally
+        {
+            NativeMemory.Free(events);
+        }
+    }
+
+    private void Dispatch(uint ready, ulong data)
+    {
+        if (data == WakeToken)
+        {
+            // Drained before the flag is cleared: a post after the clear writes again and wakes the next wait, a post before
+            // it is run by this iteration's RunPosted. Cleared first, a post between the two had its write drained here and
+            // left the flag set, so that no later post woke the loop again.
+            ulong value;
+            LinuxCalls.Read(_wake, (byte*)&value, sizeof(ulong));
+            Volatile.Write(ref _wakePending, 0);
+            return;
+        }
+
+        var slot = (int)(uint)data;
+        if (slot < _handlers.Count && _generations[slot] == (uint)(data >> 32) && _handlers[slot] is { } handler)
+        {
+            try
+            {
+                handler.OnReady(ready);
+            }
+            catch (Exception e)
+            {
+                handler.Fail(e);
+            }
+        }
+    }
+
+    private void RunPosted()
+    {
+        // What is posted while these run waits for the next iteration (the eventfd woke it), so one iteration stays bounded.
+        for (var count = _posted.Count; count > 0 && _posted.TryDequeue(out var item); count--)
+        {
+            item.Work(item.State);
+        }
+    }
+
+    private void RunFlushes()
+    {
+        // A flush may complete a writer's wait, whose continuation writes to another socket: that one joins this list.
+        for (var i = 0; i < _flushes.Count; i++)
+        {
+            var handler = _flushes[i];
+            try
+            {
+                handler.Flush();
+            }
+            catch (Exception e)
+            {
+                handler.Fail(e);
+            }
+        }
+
+        _flushes.Clear();
+    }
+}

@@ -1,0 +1,62 @@
+using System.Runtime.InteropServices;
+
+namespace LLRP.Transport.Epoll;
+
+/// <summary>
+/// The system calls the epoll transport makes itself, bound by source-generated P/Invoke over blittable arguments (no
+/// marshalling allocation); each returns -1 on failure and the error is read with <see cref="Marshal.GetLastPInvokeError"/>.
+/// Sockets are still made, bound, accepted, connected and closed by <see cref="System.Net.Sockets.Socket"/>, which never
+/// sees an asynchronous operation on them, so .NET's socket engine never registers them.
+/// </summary>
+internal static unsafe partial class LinuxCalls
+{
+    public const int EpollCloexec = 0x80000;
+    public const int EpollCtlAdd = 1;
+    public const int EpollCtlMod = 3;
+    public const uint EpollIn = 0x001;
+    public const uint EpollOut = 0x004;
+    public const uint EpollErr = 0x008;
+    public const uint EpollHup = 0x010;
+    public const uint EpollRdHup = 0x2000;
+    public const uint EpollEt = 1u << 31;
+    public const int EfdCloexec = 0x80000;
+    public const int EfdNonblock = 0x800;
+    public const int MsgNosignal = 0x4000;
+    public const int EIntr = 4;
+    public const int EAgain = 11;
+    public const int EConnReset = 104;
+    public const int EPipe = 32;
+
+    [LibraryImport("libc", EntryPoint = "epoll_create1", SetLastError = true)]
+    public static partial int EpollCreate(int flags);
+
+    [LibraryImport("libc", EntryPoint = "epoll_ctl", SetLastError = true)]
+    public static partial int EpollCtl(int epfd, int op, int fd, byte* @event);
+
+    [LibraryImport("libc", EntryPoint = "epoll_wait", SetLastError = true)]
+    public static partial int EpollWait(int epfd, byte* events, int maxEvents, int timeout);
+
+    [LibraryImport("libc", EntryPoint = "eventfd", SetLastError = true)]
+    public static partial int EventFd(uint initval, int flags);
+
+    [LibraryImport("libc", EntryPoint = "read", SetLastError = true)]
+    public static partial nint Read(int fd, byte* buffer, nuint count);
+
+    [LibraryImport("libc", EntryPoint = "write", SetLastError = true)]
+    public static partial nint Write(int fd, byte* buffer, nuint count);
+
+    [LibraryImport("libc", EntryPoint = "recv", SetLastError = true)]
+    public static partial nint Receive(int fd, byte* buffer, nuint length, int flags);
+
+    [LibraryImport("libc", EntryPoint = "sendmsg", SetLastError = true)]
+    public static partial nint SendMessage(int fd, MessageHeader* message, int flags);
+
+    [LibraryImport("libc", EntryPoint = "close", SetLastError = true)]
+    public static partial int Close(int fd);
+
+    /// <summary><c>ioctl(fd, FIONREAD, &amp;count)</c>: the bytes a receive would return now.</summary>
+    [LibraryImport("libc", EntryPoint = "ioctl", SetLastError = true)]
+    public static partial int BytesAvailable(int fd, nuint request, int* count);
+
+    public const nuint FionRead = 0x541B;
+}

@@ -1,0 +1,59 @@
+using System.Buffers;
+using System.Collections.Concurrent;
+
+namespace LLRP.Transport.Epoll;
+
+/// <summary>
+/// The epoll transport's memory: blocks of 4 KiB (what the proxy writes) and 64 KiB (what one receive reads), pinned
+/// once, kept for reuse up to a bound per size. <see cref="Rented"/> counts the blocks out: an idle connection holds none.
+/// </summary>
+internal sealed class PinnedBlockPool : MemoryPool<byte>
+{
+    public const int SmallSize = 4 * 1024;
+    public const int LargeSize = 64 * 1024;
+
+    /// <summary>Kept for reuse at most: 4 MiB of small blocks, 32 MiB of large ones (a read block for each of 512 busy sockets).</summary>
+    private const int KeptSmall = 1024;
+    private const int KeptLarge = 512;
+
+    private readonly ConcurrentQueue<PinnedBlock> _small = new();
+    private readonly ConcurrentQueue<PinnedBlock> _large = new();
+    private long _rented;
+
+    public override int MaxBufferSize => LargeSize;
+
+    /// <summary>Blocks rented and not yet returned.</summary>
+    public long Rented => Volatile.Read(ref _rented);
+
+    public override IMemoryOwner<byte> Rent(int minBufferSize = -1)
+    {
+        if (minBufferSize > LargeSize)
+        {
+            throw new ArgumentOutOfRangeException(nameof(minBufferSize), minBufferSize, $"At most {LargeSize} bytes.");
+        }
+
+        var large = minBufferSize > SmallSize;
+        var queue = large ? _large : _small;
+        if (!queue.TryDequeue(out var block))
+        {
+            block = new PinnedBlock(this, large ? LargeSize : SmallSize);
+        }
+
+        Interlocked.Increment(ref _rented);
+        return block;
+    }
+
+    public void Return(PinnedBlock block)
+    {
+        Interlocked.Decrement(ref _rented);
+        var (queue, kept) = block.Size == LargeSize ? (_large, KeptLarge) : (_small, KeptSmall);
+        if (queue.Count < kept)
+        {
+            queue.Enqueue(block);
+        }
+    }
+
+    protected override void Dispose(bool disposing)
+    {
+    }
+}
