@@ -26,7 +26,7 @@ namespace LLRP.Http2;
 /// 4. a failure is reported once and answered with <see cref="ErrorPolicy"/>'s status before the response started
 ///    (<see cref="StreamAnswers"/>), or resets the stream (RST_STREAM) after;
 /// 5. with the access log on, the stream's line is written once its exchange has ended (<see cref="StreamAccessLog"/>).
-/// The head's buffer and the forwarder come from <see cref="StreamPartsPool"/> and go back when the stream ends.
+/// The head's buffer, the forwarding rules and the forwarder come from <see cref="StreamPartsPool"/> and go back when the stream ends.
 /// </summary>
 internal sealed class Http2FrontEnd(
     ProxyOptions options, Router router, ProxyMetrics metrics, FailureLog failureLog, HttpMessageInvoker invoker, AccessLogWriter? accessLog = null)
@@ -38,15 +38,14 @@ internal sealed class Http2FrontEnd(
     private static readonly byte[] ViaEntry = "2 llrp"u8.ToArray();
 
     private readonly RequestLimits _limits = ClientSessionServices.RequestLimitsOf(options);
-    private readonly RewriteSettings _rewrite = ClientSessionServices.RewriteSettingsOf(options);
     private readonly RoutingServices _routing = new(metrics, failureLog, options.RetryUnsentAnyMethod);
-    private readonly StreamPartsPool _parts = new(invoker, options.MaxResponseHeadersTotalSize);
+    private readonly StreamPartsPool _parts = new(invoker, options.MaxResponseHeadersTotalSize, ClientSessionServices.RewriteSettingsOf(options), ViaEntry);
 
     public async Task HandleAsync(HttpContext context)
     {
         var start = Stopwatch.GetTimestamp();
-        var client = ClientAddress.Of(RemoteEndPoint(context));
         var parts = _parts.Take();
+        var client = parts.ClientAddressOf(context.Connection.RemoteIpAddress);
         var log = accessLog is null ? null : new StreamAccessLog(accessLog, options.AccessLogFormat == AccessLogFormat.Json);
         try
         {
@@ -88,7 +87,8 @@ internal sealed class Http2FrontEnd(
         }
 
         var tls = context.Request.IsHttps;
-        var rewriter = new RequestRewriter([], [], client, tls ? HttpsScheme : HttpScheme, _rewrite) { ViaEntry = ViaEntry };
+        var rewriter = parts.Rewriter;
+        rewriter.ForClient(client, tls ? HttpsScheme : HttpScheme);
         var forwarder = parts.Forwarder;
         forwarder.Begin(context, rewriter);
         var routing = new ClientRouting(router, forwarder, rewriter, forwarder, _routing, tls ? 443 : 80);
@@ -156,7 +156,4 @@ internal sealed class Http2FrontEnd(
 
         return error;
     }
-
-    private static IPEndPoint? RemoteEndPoint(HttpContext context)
-        => context.Features.Get<IHttpConnectionFeature>() is { RemoteIpAddress: { } address } connection ? new IPEndPoint(address, connection.RemotePort) : null;
 }

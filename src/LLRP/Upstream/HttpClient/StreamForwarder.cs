@@ -183,7 +183,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             return ForwardResult.Failed(0, error, started: true);
         }
 
-        if (response.TrailingHeaders.NonValidated.Count > 0 && client.SupportsTrailers())
+        // HTTP/1.1 carries trailers only after a chunked body (RFC 9112 §7.1.2); asking HttpClient for none makes an empty set.
+        var mayHaveTrailers = response.Version.Major >= 2 || head.Framing == BodyFraming.Chunked;
+        if (mayHaveTrailers && response.TrailingHeaders.NonValidated.Count > 0 && client.SupportsTrailers())
         {
             foreach (var (name, values) in response.TrailingHeaders.NonValidated)
             {
