@@ -18,8 +18,8 @@ internal sealed class RequestRewriter
 {
     private byte[] _authority;
     private byte[] _pathPrefix;
-    private readonly byte[] _clientAddress;
-    private readonly byte[] _scheme;
+    private byte[] _clientAddress;
+    private byte[] _scheme;
     private readonly RewriteSettings _settings;
     private byte[] _joined = [];
     private RequestTransforms _transforms = RequestTransforms.None;
@@ -48,6 +48,15 @@ internal sealed class RequestRewriter
     /// request's head is rendered as HTTP/1.1); null takes the head's version.
     /// </summary>
     public byte[]? ViaEntry { get; init; }
+
+    /// <summary>Points the rules at another client, as a rewriter used again for another client's request (an HTTP/2 stream's) is.</summary>
+    /// <param name="clientAddress">The client's address as <c>X-Forwarded-For</c> gets it.</param>
+    /// <param name="scheme">The scheme the client used, for <c>X-Forwarded-Proto</c>.</param>
+    public void ForClient(byte[] clientAddress, byte[] scheme)
+    {
+        _clientAddress = clientAddress;
+        _scheme = scheme;
+    }
 
     /// <summary>
     /// Points the rules at another route and destination: the destination's authority for <c>Host</c> and its path prefix

@@ -26,6 +26,7 @@ namespace LLRP.Http2;
 /// 4. a failure is reported once and answered with <see cref="ErrorPolicy"/>'s status before the response started
 ///    (<see cref="StreamAnswers"/>), or resets the stream (RST_STREAM) after;
 /// 5. with the access log on, the stream's line is written once its exchange has ended (<see cref="StreamAccessLog"/>).
+/// The head's buffer, the forwarding rules and the forwarder come from <see cref="StreamPartsPool"/> and go back when the stream ends.
 /// </summary>
 internal sealed class Http2FrontEnd(
     ProxyOptions options, Router router, ProxyMetrics metrics, FailureLog failureLog, HttpMessageInvoker invoker, AccessLogWriter? accessLog = null)
@@ -37,31 +38,28 @@ internal sealed class Http2FrontEnd(
     private static readonly byte[] ViaEntry = "2 llrp"u8.ToArray();
 
     private readonly RequestLimits _limits = ClientSessionServices.RequestLimitsOf(options);
-    private readonly RewriteSettings _rewrite = ClientSessionServices.RewriteSettingsOf(options);
     private readonly RoutingServices _routing = new(metrics, failureLog, options.RetryUnsentAnyMethod);
+    private readonly StreamPartsPool _parts = new(invoker, options.MaxResponseHeadersTotalSize, ClientSessionServices.RewriteSettingsOf(options), ViaEntry);
 
     public async Task HandleAsync(HttpContext context)
     {
         var start = Stopwatch.GetTimestamp();
-        var client = ClientAddress.Of(RemoteEndPoint(context));
-        if (accessLog is null)
-        {
-            await ProxyAsync(context, start, client, null);
-            return;
-        }
-
-        var log = new StreamAccessLog(accessLog, options.AccessLogFormat == AccessLogFormat.Json);
+        var parts = _parts.Take();
+        var client = parts.ClientAddressOf(context.Connection.RemoteIpAddress);
+        var log = accessLog is null ? null : new StreamAccessLog(accessLog, options.AccessLogFormat == AccessLogFormat.Json);
         try
         {
-            await ProxyAsync(context, start, client, log);
+            await ProxyAsync(context, start, client, parts, log);
         }
         finally
         {
-            log.Write(context, client, start);
+            log?.Write(context, client, start);
+            parts.Forwarder.End();
+            _parts.Return(parts);
         }
     }
 
-    private async Task ProxyAsync(HttpContext context, long start, byte[] client, StreamAccessLog? log)
+    private async Task ProxyAsync(HttpContext context, long start, byte[] client, StreamParts parts, StreamAccessLog? log)
     {
         if (HttpMethods.IsConnect(context.Request.Method))
         {
@@ -78,7 +76,7 @@ internal sealed class Http2FrontEnd(
         RequestHead head;
         try
         {
-            head = new RenderedRequestHead().Parse(context, _limits);
+            head = parts.Head.Parse(context, _limits);
         }
         catch (HttpMessageException e)
         {
@@ -89,8 +87,10 @@ internal sealed class Http2FrontEnd(
         }
 
         var tls = context.Request.IsHttps;
-        var rewriter = new RequestRewriter([], [], client, tls ? HttpsScheme : HttpScheme, _rewrite) { ViaEntry = ViaEntry };
-        await using var forwarder = new StreamForwarder(context, rewriter, invoker, options.MaxResponseHeadersTotalSize);
+        var rewriter = parts.Rewriter;
+        rewriter.ForClient(client, tls ? HttpsScheme : HttpScheme);
+        var forwarder = parts.Forwarder;
+        forwarder.Begin(context, rewriter);
         var routing = new ClientRouting(router, forwarder, rewriter, forwarder, _routing, tls ? 443 : 80);
         if (log is not null)
         {
@@ -156,7 +156,4 @@ internal sealed class Http2FrontEnd(
 
         return error;
     }
-
-    private static IPEndPoint? RemoteEndPoint(HttpContext context)
-        => context.Features.Get<IHttpConnectionFeature>() is { RemoteIpAddress: { } address } connection ? new IPEndPoint(address, connection.RemotePort) : null;
 }

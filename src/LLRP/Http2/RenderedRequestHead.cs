@@ -11,7 +11,7 @@ namespace LLRP.Http2;
 /// <see cref="RequestHeadParser"/>, so HTTP/2 requests are routed, limited and rewritten by the same rules and code as
 /// HTTP/1.1 ones: <c>:method</c> and <c>:path</c> (as received) make the request line, <c>:authority</c> the
 /// <c>Host</c> (Kestrel puts it there), then every field in order. A body the client may still send without a
-/// <c>content-length</c> is marked chunked, so the head says a body follows. One per request stream.
+/// <c>content-length</c> is marked chunked, so the head says a body follows. Used by one request stream at a time.
 /// </summary>
 internal sealed class RenderedRequestHead
 {

@@ -86,6 +86,32 @@ public sealed class Http2ForwardingTests : IDisposable
         Assert.Equal(Enumerable.Range(0, 20).Select(i => 100 + i), bodies.Select(body => body.Length));
     }
 
+    // RFC 9110 §7.6: each stream is forwarded with its own fields, target and response, though streams one after another
+    // reuse the same buffers and caches.
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task StreamsOneAfterAnother_EachWithItsOwnFields(string mode)
+    {
+        await using var proxied = await ProxiedDownstream.StartAsync(mode);
+        using var client = Http2Clients.Create();
+
+        var first = await EchoedHeadersAsync(client, $"{proxied.Proxy.Url}/headers", ("x-first", "a"), ("x-shared", "1"));
+        var second = await EchoedHeadersAsync(client, $"{proxied.Proxy.Url}/headers?q=2", ("x-shared", "2"), ("x-second", "b"));
+        var sized = await client.GetStringAsync($"{proxied.Proxy.Url}/?s=7");
+        var third = await EchoedHeadersAsync(client, $"{proxied.Proxy.Url}/headers");
+
+        Assert.Contains("x-first: a\n", first);
+        Assert.Contains("x-shared: 1\n", first);
+        Assert.DoesNotContain("x-first", second);
+        Assert.Contains("x-shared: 2\n", second);
+        Assert.Contains("x-second: b\n", second);
+        Assert.Equal(7, sized.Length);
+        Assert.DoesNotContain("x-first", third);
+        Assert.DoesNotContain("x-second", third);
+        Assert.DoesNotContain("x-shared", third);
+        Assert.All(new[] { first, second, third }, echoed => Assert.Contains("x-forwarded-for: 127.0.0.1\n", echoed));
+    }
+
     // A request body is streamed to the origin and the response streamed back, byte for byte.
     [Theory]
     [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
@@ -207,5 +233,18 @@ public sealed class Http2ForwardingTests : IDisposable
             RemoteCertificateValidationCallback = (_, _, _, _) => true,
         }, token)), "The TLS handshake");
         return tls.NegotiatedApplicationProtocol;
+    }
+
+    private static async Task<string> EchoedHeadersAsync(HttpClient client, string url, params (string Name, string Value)[] fields)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Get, url) { Version = HttpVersion.Version20, VersionPolicy = HttpVersionPolicy.RequestVersionExact };
+        foreach (var (name, value) in fields)
+        {
+            request.Headers.Add(name, value);
+        }
+
+        using var response = await client.SendAsync(request);
+        Assert.Equal(HttpVersion.Version20, response.Version);
+        return await response.Content.ReadAsStringAsync();
     }
 }

@@ -1,14 +1,21 @@
-using System.Text;
 using LLRP.Http1;
 using Microsoft.AspNetCore.Http;
 
 namespace LLRP.Upstream.HttpClient;
 
-/// <summary>Adds the fields it is given to an <see cref="IHeaderDictionary"/> (an HTTP/2 response's), values byte for byte (Latin-1).</summary>
-internal readonly struct HeaderDictionarySink(IHeaderDictionary headers) : IFieldSink
+/// <summary>
+/// Adds the fields it is given to an <see cref="IHeaderDictionary"/> (an HTTP/2 response's), values byte for byte
+/// (Latin-1). Strings are cached by position, so a response repeating the previous one's fields allocates none.
+/// </summary>
+internal struct HeaderDictionarySink(IHeaderDictionary headers, FieldStringCache strings) : IFieldSink
 {
+    private int _index;
+
     public void Field(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
-        => headers.Append(Encoding.Latin1.GetString(name), Encoding.Latin1.GetString(value));
+    {
+        headers.Append(strings.Name(_index, name), strings.Value(_index, value));
+        _index++;
+    }
 
     /// <summary>Adds whole field lines (<c>Name: value\r\n</c>, each), as the session affinity's binding is kept.</summary>
     public void Lines(ReadOnlySpan<byte> lines)

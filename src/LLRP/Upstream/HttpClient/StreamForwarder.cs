@@ -21,20 +21,24 @@ namespace LLRP.Upstream.HttpClient;
 /// 3. the response head is validated with raw mode's rules (<see cref="ResponseMessageHead"/>) and its fields pass
 ///    <see cref="ResponseHeadWriter.WriteFields"/>; the body is flushed to the client as it comes, then the trailers.
 /// Failures are returned: before the response started the front end answers them, after it the stream is reset.
+/// Reused stream after stream (<see cref="Begin"/> … <see cref="End"/>), so its caches (field strings, target URI,
+/// method) and buffers serve the next stream as a connection's forwarder serves its next request.
 /// </summary>
-/// <param name="context">The request stream.</param>
-/// <param name="rewriter">The forwarding rules, pointed at the destination by the routing.</param>
 /// <param name="invoker">The HttpClient end every HTTP/2 client shares.</param>
 /// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
-internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewriter, HttpMessageInvoker invoker, int maxResponseHeadSize)
+internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxResponseHeadSize)
     : IRequestForwarder, IRoutedResponse
 {
     private const int ResponseBufferSize = 16 * 1024;
 
     private readonly FieldStringCache _strings = new();
+    private readonly FieldStringCache _responseStrings = new();
     private readonly TargetUriCache _uris = new();
     private readonly ArrayBufferWriter<byte> _target = new(256);
     private readonly RenderedResponseHead _responseHead = new();
+    private HttpContext? _context;
+    private RequestRewriter? _rewriter;
+    private CancellationTokenSource _timeout = new();
     private DestinationEndpoint? _destination;
     private TimeSpan _responseHeadersTimeout;
     private HttpRequestMessage? _message;
@@ -60,6 +64,34 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
     /// <summary>Milliseconds from the last destination's choice to its response head, for the access log; -1 when none answered.</summary>
     public long UpstreamMilliseconds { get; private set; } = -1;
 
+    /// <summary>Takes a request stream: the forwarder carries its requests until <see cref="End"/>.</summary>
+    /// <param name="context">The request stream.</param>
+    /// <param name="rewriter">The forwarding rules, pointed at the destination by the routing.</param>
+    public void Begin(HttpContext context, RequestRewriter rewriter)
+    {
+        (_context, _rewriter) = (context, rewriter);
+        Version = (HttpVersion.Version11, HttpVersionPolicy.RequestVersionExact);
+        Transforms = ResponseTransforms.None;
+        AffinityLine = [];
+        Status = 0;
+        BodyBytes = 0;
+        UpstreamMilliseconds = -1;
+    }
+
+    /// <summary>Lets go of the stream <see cref="Begin"/> took, ready for another.</summary>
+    public void End()
+    {
+        _message?.Dispose();
+        (_message, _context, _rewriter, _destination) = (null, null, null, null);
+        if (!_timeout.TryReset())
+        {
+            _timeout.Dispose();
+            _timeout = new CancellationTokenSource();
+        }
+    }
+
+    private HttpContext Context => _context ?? throw new InvalidOperationException($"{nameof(Begin)} comes before forwarding.");
+
     public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
     {
         _destination = destination;
@@ -72,6 +104,8 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
     public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
     {
         _message?.Dispose();
+        var context = Context;
+        var rewriter = _rewriter!;
         var request = _message = new HttpRequestMessage
         {
             Method = _methods.Get(head.Method),
@@ -93,8 +127,9 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
     public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
     {
         var message = _message!;
-        var clientAborted = context.RequestAborted;
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(clientAborted);
+        var clientAborted = Context.RequestAborted;
+        var timeout = _timeout;
+        using var aborted = clientAborted.UnsafeRegister(static source => ((CancellationTokenSource)source!).Cancel(), timeout);
         timeout.CancelAfter(_responseHeadersTimeout);
         HttpResponseMessage response;
         try
@@ -132,9 +167,9 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
             return ForwardResult.Failed(0, ForwarderError.InvalidResponse, started: false);
         }
 
-        var client = context.Response;
+        var client = Context.Response;
         client.StatusCode = Status = head.StatusCode;
-        var sink = new HeaderDictionarySink(client.Headers);
+        var sink = new HeaderDictionarySink(client.Headers, _responseStrings);
         ResponseHeadWriter.WriteFields(head, Transforms, ref sink);
         sink.Lines(AffinityLine);
         var hasBody = !_isHead && head.StatusCode is not (204 or 304);
@@ -148,7 +183,9 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
             return ForwardResult.Failed(0, error, started: true);
         }
 
-        if (response.TrailingHeaders.NonValidated.Count > 0 && client.SupportsTrailers())
+        // HTTP/1.1 carries trailers only after a chunked body (RFC 9112 §7.1.2); asking HttpClient for none makes an empty set.
+        var mayHaveTrailers = response.Version.Major >= 2 || head.Framing == BodyFraming.Chunked;
+        if (mayHaveTrailers && response.TrailingHeaders.NonValidated.Count > 0 && client.SupportsTrailers())
         {
             foreach (var (name, values) in response.TrailingHeaders.NonValidated)
             {
@@ -205,7 +242,8 @@ internal sealed class StreamForwarder(HttpContext context, RequestRewriter rewri
 
     public ValueTask DisposeAsync()
     {
-        _message?.Dispose();
+        End();
+        _timeout.Dispose();
         return default;
     }
 }

@@ -1,0 +1,44 @@
+using System.Net;
+using LLRP.ClientSide;
+using LLRP.Http1;
+using LLRP.Upstream.HttpClient;
+
+namespace LLRP.Http2;
+
+/// <summary>
+/// What the HTTP/2 front end needs for one request stream and can use again for the next: the rendered head and its
+/// buffer, the forwarding rules, the forwarder with its caches, and the last client's address as
+/// <c>X-Forwarded-For</c> gets it. Held by one stream at a time (<see cref="StreamPartsPool"/>).
+/// </summary>
+/// <param name="invoker">The HttpClient end every HTTP/2 client shares.</param>
+/// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
+/// <param name="rewrite">The forwarding rules' settings.</param>
+/// <param name="viaEntry">What <c>Via</c> gets for a request received over HTTP/2.</param>
+internal sealed class StreamParts(HttpMessageInvoker invoker, int maxResponseHeadSize, RewriteSettings rewrite, byte[] viaEntry)
+{
+    public RenderedRequestHead Head { get; } = new();
+
+    /// <summary>The forwarding rules, pointed at each stream's client with <see cref="RequestRewriter.ForClient"/>.</summary>
+    public RequestRewriter Rewriter { get; } = new([], [], [], [], rewrite) { ViaEntry = viaEntry };
+
+    public StreamForwarder Forwarder { get; } = new(invoker, maxResponseHeadSize);
+
+    private IPAddress? _clientIp;
+    private byte[] _client = [];
+
+    /// <summary>The client's address as <c>X-Forwarded-For</c> gets it (<see cref="ClientAddress"/>), made again only when it changes.</summary>
+    public byte[] ClientAddressOf(IPAddress? address)
+    {
+        if (address is null)
+        {
+            return ClientAddress.Of(null);
+        }
+
+        if (!address.Equals(_clientIp))
+        {
+            (_client, _clientIp) = (ClientAddress.Of(new IPEndPoint(address, 0)), address);
+        }
+
+        return _client;
+    }
+}

@@ -1,0 +1,28 @@
+using System.Collections.Concurrent;
+using LLRP.Http1;
+
+namespace LLRP.Http2;
+
+/// <summary>
+/// The <see cref="StreamParts"/> request streams take and give back, so a stream reuses the buffers and caches of one that
+/// ended (requests repeat their fields, target and destination across streams as across a connection's requests). Keeps
+/// at most <see cref="Capacity"/>; a stream finding none makes its own.
+/// </summary>
+internal sealed class StreamPartsPool(HttpMessageInvoker invoker, int maxResponseHeadSize, RewriteSettings rewrite, byte[] viaEntry)
+{
+    /// <summary>The most parts kept: more than the streams a busy proxy has open at once, a few megabytes at most.</summary>
+    public const int Capacity = 1024;
+
+    private readonly ConcurrentQueue<StreamParts> _parts = new();
+
+    public StreamParts Take() => _parts.TryDequeue(out var parts) ? parts : new StreamParts(invoker, maxResponseHeadSize, rewrite, viaEntry);
+
+    /// <summary>Gives back parts whose stream has ended (its forwarder <see cref="Upstream.HttpClient.StreamForwarder.End"/>ed).</summary>
+    public void Return(StreamParts parts)
+    {
+        if (_parts.Count < Capacity)
+        {
+            _parts.Enqueue(parts);
+        }
+    }
+}
