@@ -26,11 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-command -v curl >/dev/null || {
-  echo "connection-limit.sh: installing curl" >&2
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends curl >/dev/null
-}
+source "$root/scripts/run-common.sh"
+install_missing connection-limit.sh curl
 
 # Each process holds one descriptor per client connection (the proxy also its few upstream ones), and some to spare.
 needed=$((limit + over + 1024))
@@ -44,16 +41,6 @@ for project in src/LLRP/LLRP.csproj tests/LLRP.FaultRun/LLRP.FaultRun.csproj; do
   dotnet publish "$project" -c Release -o "$publish/$name" --nologo -v q >>"$results/build.log" 2>&1 \
     || { echo "connection-limit.sh: publish failed, see $results/build.log" >&2; exit 1; }
 done
-
-# A port below Linux's ephemeral range (32768 and up by default), so no outgoing connection can be holding it, that no
-# socket uses.
-free_port() {
-  local port
-  while true; do
-    port=$((20000 + RANDOM % 12000))
-    ss -Htan "sport = :$port" | grep -q . || { echo "$port"; return; }
-  done
-}
 
 proxy_port="$(free_port)"
 destination_port="$(free_port)"

@@ -38,15 +38,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-missing=()
-for tool in wrk curl; do
-  command -v "$tool" >/dev/null || missing+=("$tool")
-done
-if [[ ${#missing[@]} -gt 0 ]]; then
-  echo "soak.sh: installing ${missing[*]}" >&2
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+source "$root/scripts/run-common.sh"
+install_missing soak.sh wrk curl
 
 for name in LLRP LLRP.Downstream; do
   if [[ ${SOAK_REBUILD:-0} == 1 || ! -f $publish_dir/$name/$name.dll ]]; then
@@ -55,16 +48,6 @@ for name in LLRP LLRP.Downstream; do
       || { echo "soak.sh: publish failed, see $results/build.log" >&2; exit 1; }
   fi
 done
-
-# A port below Linux's ephemeral range (32768 and up by default), so no outgoing connection can be holding it, that no
-# socket uses.
-free_port() {
-  local port
-  while true; do
-    port=$((20000 + RANDOM % 12000))
-    ss -Htan "sport = :$port" | grep -q . || { echo "$port"; return; }
-  done
-}
 
 wait_for() {
   local url="$1"

@@ -20,20 +20,6 @@ internal static class RequestHeadTarget
     private static string Parse(ReadOnlySequence<byte> input)
     {
         var head = new RequestHead();
-        try
-        {
-            if (!RequestHeadParser.TryParse(input, head, Limits, out var consumed))
-            {
-                return consumed == 0 ? "incomplete" : throw new OracleViolation($"incomplete, yet {consumed} bytes consumed");
-            }
-
-            return consumed > 0 && consumed <= input.Length
-                ? HeadDescription.Of(head, consumed)
-                : throw new OracleViolation($"complete with {consumed} of {input.Length} bytes consumed");
-        }
-        catch (HttpMessageException e)
-        {
-            return $"rejected: {e.Reason}";
-        }
+        return HeadOutcome.Of(input, (ReadOnlySequence<byte> bytes, out int consumed) => RequestHeadParser.TryParse(bytes, head, Limits, out consumed), consumed => HeadDescription.Of(head, consumed));
     }
 }

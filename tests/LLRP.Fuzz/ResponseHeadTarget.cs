@@ -20,20 +20,6 @@ internal static class ResponseHeadTarget
     private static string Parse(ReadOnlySequence<byte> input)
     {
         var head = new ResponseHead();
-        try
-        {
-            if (!ResponseHeadParser.TryParse(input, head, MaxHeadSize, out var consumed))
-            {
-                return consumed == 0 ? "incomplete" : throw new OracleViolation($"incomplete, yet {consumed} bytes consumed");
-            }
-
-            return consumed > 0 && consumed <= input.Length
-                ? HeadDescription.Of(head, consumed)
-                : throw new OracleViolation($"complete with {consumed} of {input.Length} bytes consumed");
-        }
-        catch (HttpMessageException e)
-        {
-            return $"rejected: {e.Reason}";
-        }
+        return HeadOutcome.Of(input, (ReadOnlySequence<byte> bytes, out int consumed) => ResponseHeadParser.TryParse(bytes, head, MaxHeadSize, out consumed), consumed => HeadDescription.Of(head, consumed));
     }
 }

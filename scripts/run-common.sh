@@ -1,0 +1,25 @@
+# Helpers the long-running scripts (faults.sh, connection-limit.sh, soak.sh) share; sourced, not run.
+
+# install_missing SCRIPT TOOL...: installs with apt-get the tools that are not on PATH (their Debian packages have the
+# same names).
+install_missing() {
+  local script="$1" tool missing=()
+  shift
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || missing+=("$tool")
+  done
+  ((${#missing[@]} == 0)) && return
+  echo "$script: installing ${missing[*]}" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# free_port: a port below Linux's ephemeral range (32768 and up by default), so no outgoing connection can be holding
+# it, that no socket uses.
+free_port() {
+  local port
+  while true; do
+    port=$((20000 + RANDOM % 12000))
+    ss -Htan "sport = :$port" | grep -q . || { echo "$port"; return; }
+  done
+}
