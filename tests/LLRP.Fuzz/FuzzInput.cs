@@ -1,4 +1,5 @@
 using System.Buffers;
+using LLRP.Testing;
 
 namespace LLRP.Fuzz;
 
@@ -32,7 +33,7 @@ internal readonly struct FuzzInput
             return new ReadOnlySequence<byte>(Message, start, end - start);
         }
 
-        var first = new FuzzSegment(Message.AsMemory(start, SegmentLength), 0);
+        var first = new BufferSegment(Message.AsMemory(start, SegmentLength), 0);
         var last = first;
         for (var offset = start + SegmentLength; offset < end; offset += SegmentLength)
         {

@@ -1,4 +1,5 @@
 using System.Buffers;
+using LLRP.Testing;
 using Xunit.Sdk;
 
 namespace LLRP.Tests.Infrastructure;

@@ -1,4 +1,5 @@
 using System.Buffers;
+using LLRP.Testing;
 using System.Net;
 using System.Net.Sockets;
 using LLRP.Tests.Infrastructure;

@@ -1,6 +1,6 @@
 using System.Buffers;
 
-namespace LLRP.Tests.Infrastructure;
+namespace LLRP.Testing;
 
 /// <summary>One segment of a hand-built multi-segment <see cref="ReadOnlySequence{T}"/>.</summary>
 internal sealed class BufferSegment : ReadOnlySequenceSegment<byte>
