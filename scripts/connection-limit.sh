@@ -35,12 +35,7 @@ if (($(ulimit -n) < needed)); then
   ulimit -n "$needed" || { echo "connection-limit.sh: cannot raise the open-file limit to $needed" >&2; exit 1; }
 fi
 
-for project in src/LLRP/LLRP.csproj tests/LLRP.FaultRun/LLRP.FaultRun.csproj; do
-  name="$(basename "$project" .csproj)"
-  echo "connection-limit.sh: publishing $name into $publish/$name" >&2
-  dotnet publish "$project" -c Release -o "$publish/$name" --nologo -v q >>"$results/build.log" 2>&1 \
-    || { echo "connection-limit.sh: publish failed, see $results/build.log" >&2; exit 1; }
-done
+publish_release connection-limit.sh "$publish" "$results/build.log" src/LLRP/LLRP.csproj tests/LLRP.FaultRun/LLRP.FaultRun.csproj
 
 proxy_port="$(free_port)"
 destination_port="$(free_port)"

@@ -35,12 +35,7 @@ trap cleanup EXIT
 source "$root/scripts/run-common.sh"
 install_missing faults.sh curl
 
-for project in src/LLRP/LLRP.csproj tests/LLRP.FaultRun/LLRP.FaultRun.csproj; do
-  name="$(basename "$project" .csproj)"
-  echo "faults.sh: publishing $name into $publish/$name" >&2
-  dotnet publish "$project" -c Release -o "$publish/$name" --nologo -v q >>"$results/build.log" 2>&1 \
-    || { echo "faults.sh: publish failed, see $results/build.log" >&2; exit 1; }
-done
+publish_release faults.sh "$publish" "$results/build.log" src/LLRP/LLRP.csproj tests/LLRP.FaultRun/LLRP.FaultRun.csproj
 
 set -- $modes
 per_mode=$((total / $#))

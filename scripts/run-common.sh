@@ -23,3 +23,16 @@ free_port() {
     ss -Htan "sport = :$port" | grep -q . || { echo "$port"; return; }
   done
 }
+
+# publish_release SCRIPT DIR LOG PROJECT...: publishes each project in Release into DIR/<its name>, the build output
+# appended to LOG; exits 1 naming LOG when one fails.
+publish_release() {
+  local script="$1" dir="$2" log="$3" project name
+  shift 3
+  for project in "$@"; do
+    name="$(basename "$project" .csproj)"
+    echo "$script: publishing $name into $dir/$name" >&2
+    dotnet publish "$project" -c Release -o "$dir/$name" --nologo -v q >>"$log" 2>&1 \
+      || { echo "$script: publish failed, see $log" >&2; exit 1; }
+  done
+}
