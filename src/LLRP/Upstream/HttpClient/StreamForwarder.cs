@@ -1,11 +1,13 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.Net;
+using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Http1.Transforms;
+using LLRP.Tasks;
 using LLRP.Upstream.Sockets;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
@@ -215,6 +217,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     /// cluster's response headers timeout running until the head is in and the client's reset cancelling it at any time,
     /// then relays the response; the exchange is ended (its connection returned or closed) on every way out.
     /// </summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwardResult> ForwardPooledAsync(PooledStreamExchange exchange, RequestHead head)
     {
         var context = Context;

@@ -1,9 +1,11 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
+using LLRP.Tasks;
 using LLRP.Upstream.HttpClient;
 using Microsoft.AspNetCore.Http;
 
@@ -44,6 +46,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// <paramref name="body"/> (null for none), and reads the response head.
     /// </summary>
     /// <param name="timeout">Cancelled when the response headers timeout passes or the client resets its stream.</param>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwarderError> SendAsync(
         DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, CancellationToken timeout)
     {
@@ -70,6 +73,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// <param name="hasBody">The response has a body for this request (RFC 9112 §6.3: none for HEAD, 1xx, 204, 304).</param>
     /// <param name="written">Counts the body bytes given to the client.</param>
     /// <returns>None; ResponseBodyFailed when the destination failed before its end; ClientAborted when the client reset its stream.</returns>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwarderError> CopyBodyAsync(
         PipeWriter output, IHeaderDictionary? trailers, bool hasBody, Action<long> written, CancellationToken clientAborted)
     {
@@ -142,6 +146,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// the pool when the response was whole, the request body sent to its end and the destination keeps the connection
     /// (a close-delimited body ends only with it).
     /// </summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     public async ValueTask EndAsync(bool completed)
     {
         var running = !_pump.IsCompleted;
@@ -231,6 +236,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     }
 
     /// <summary>Reads until a whole final response head is parsed into <see cref="_response"/>.</summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwarderError> ReadHeadAsync(PipeReader input, CancellationToken timeout)
     {
         var receivedAny = false;
@@ -287,6 +293,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     }
 
     /// <summary>Streams the request body upstream in its framing, flushing after each piece; false when it was not sent whole.</summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private static async ValueTask<bool> PumpAsync(PipeReader body, UpstreamConnection connection, bool chunked)
     {
         var output = connection.Output;
@@ -335,6 +342,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         }
     }
 
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private static async ValueTask<bool> FlushAsync(PipeWriter output)
     {
         try
