@@ -83,7 +83,7 @@ internal static class ProxyServiceCollectionExtensions
     /// </summary>
     private static Func<PooledStreamExchange>? PooledStreamExchanges(IServiceProvider provider, ProxyOptions options)
     {
-        if (options.Mode != ProxyMode.Raw || options.ConnectionStrategy != UpstreamConnectionStrategy.Pooled)
+        if (!PooledStreamExchange.Serves(options))
         {
             return null;
         }

@@ -29,6 +29,12 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// <summary>The most fields a trailer section may have (as many as a response head).</summary>
     private const int MaxTrailerFields = 1000;
 
+    /// <summary>
+    /// Whether HTTP/2 streams to HTTP/1.1 clusters take this exchange: in raw mode with pooled connections (a stream has
+    /// no client connection to hold one upstream connection for), never in the modes over HttpClient.
+    /// </summary>
+    public static bool Serves(ProxyOptions options) => options.Mode == ProxyMode.Raw && options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled;
+
     private readonly ResponseHead _response = new();
     private readonly ResponseHead _trailers = new();
     private readonly FieldStringCache _trailerStrings = new();
