@@ -88,6 +88,26 @@ public sealed class Http2ToHttp11FramingTests
         Assert.Equal(2, origin.Connections.Count);
     }
 
+    // RFC 9110 §15.6.5: a destination that sends no response head within timeouts.responseHeadersMs is a 504 for the
+    // HTTP/2 client, and the connection it holds is closed, never given to another request.
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task NoResponseHeadInTime_504(string mode)
+    {
+        await using var origin = ScriptedOrigin.Start(async connection =>
+        {
+            await connection.ReadRequestAsync();
+            await connection.Reader.ReadToEndAsync();
+        });
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "timeouts.responseHeadersMs=300");
+        using var client = Http2Clients.Create();
+
+        using var response = await client.GetAsync($"{proxy.Url}/");
+
+        Assert.Equal(HttpStatusCode.GatewayTimeout, response.StatusCode);
+        await origin.ConnectionsEndedAsync();
+    }
+
     // RFC 9110 §15.6.3: a destination that closes without answering is a 502 for the HTTP/2 client, as for HTTP/1.1.
     [Theory]
     [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
