@@ -88,6 +88,38 @@ public sealed class Http2ToHttp11FramingTests
         Assert.Equal(2, origin.Connections.Count);
     }
 
+    // RFC 9112 §9.3.1 and RFC 9110 §9.2.2: a kept connection the destination closes after reading the next request,
+    // without a byte of answer, did not process it: a GET is written again on a new connection and answered, not a 502.
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task KeptConnectionClosedUnanswered_GetAnsweredOverNewConnection(string mode)
+    {
+        await using var origin = ScriptedOrigin.Start(async connection =>
+        {
+            await connection.ReadRequestAsync();
+            await connection.SendAsync(ScriptedOrigin.Ok);
+            if (connection.Index == 0)
+            {
+                await connection.ReadRequestAsync();
+                return;
+            }
+
+            while (await connection.ReadRequestAsync() is not null)
+            {
+                await connection.SendAsync(ScriptedOrigin.Ok);
+            }
+        });
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
+        using var client = Http2Clients.Create();
+
+        var first = await client.GetStringAsync($"{proxy.Url}/one");
+        using var second = await client.GetAsync($"{proxy.Url}/two");
+
+        Assert.Equal("ok", first);
+        Assert.Equal(HttpStatusCode.OK, second.StatusCode);
+        Assert.Equal("ok", await second.Content.ReadAsStringAsync());
+    }
+
     // RFC 9110 §15.6.5: a destination that sends no response head within timeouts.responseHeadersMs is a 504 for the
     // HTTP/2 client, and the connection it holds is closed, never given to another request.
     [Theory]

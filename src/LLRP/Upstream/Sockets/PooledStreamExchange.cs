@@ -49,25 +49,39 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
 
     /// <summary>
     /// Writes the request head on a connection to <paramref name="destination"/>, starts streaming its body from
-    /// <paramref name="body"/> (null for none), and reads the response head.
+    /// <paramref name="body"/> (null for none), and reads the response head. A request without a body that may be repeated
+    /// (RFC 9110 §9.2.2), sent on a pooled connection that had answered before and closed without a byte of answer (the
+    /// destination let it go meanwhile, RFC 9112 §9.3.1), is written once more on a new connection, as raw mode's
+    /// HTTP/1.1 forwarder does.
     /// </summary>
     /// <param name="timeout">Cancelled when the response headers timeout passes or the client resets its stream.</param>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwarderError> SendAsync(
         DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, CancellationToken timeout)
     {
-        if (await upstream.EnsureAsync(destination) is var error and not ForwarderError.None)
+        var resent = false;
+        while (true)
         {
-            return error;
-        }
+            if (await upstream.EnsureAsync(destination) is var error and not ForwarderError.None)
+            {
+                return error;
+            }
 
-        var connection = upstream.Connection;
-        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(connection.Output), head.Source.Length + rewriter.Overhead);
-        rewriter.WriteHead(ref writer, head);
-        writer.Commit();
-        _body = body;
-        _pump = body is null ? FlushAsync(connection.Output) : PumpAsync(body, connection, head.Framing == BodyFraming.Chunked);
-        return await ReadHeadAsync(connection.Input, timeout);
+            var connection = upstream.Connection;
+            var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(connection.Output), head.Source.Length + rewriter.Overhead);
+            rewriter.WriteHead(ref writer, head);
+            writer.Commit();
+            _body = body;
+            _pump = body is null ? FlushAsync(connection.Output) : PumpAsync(body, connection, head.Framing == BodyFraming.Chunked);
+            var answered = await ReadHeadAsync(connection.Input, timeout);
+            if (answered != ForwarderError.UpstreamClosed || resent || body is not null || !head.IsIdempotent || connection.CompletedResponses == 0)
+            {
+                return answered;
+            }
+
+            resent = true;
+            await EndAsync(completed: false);
+        }
     }
 
     /// <summary>
@@ -164,6 +178,11 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
 
         var sent = await _pump;
         (_pump, _body) = (default, null);
+        if (completed)
+        {
+            upstream.Connection.CompletedResponses++;
+        }
+
         upstream.Release(completed && sent && !running && _response.IsPersistent && (_bodiless || _response.Framing != BodyFraming.CloseDelimited));
     }
 
