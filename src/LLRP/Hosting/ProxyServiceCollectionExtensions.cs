@@ -43,7 +43,8 @@ internal static class ProxyServiceCollectionExtensions
             provider.GetRequiredService<ProxyMetrics>(),
             provider.GetRequiredService<FailureLog>(),
             HttpClientInvokers.Create(options, provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<DestinationCertificateCheck>()),
-            provider.GetService<AccessLogWriter>()));
+            provider.GetService<AccessLogWriter>(),
+            PooledStreamExchanges(provider, options)));
 
         if (options.Mode == ProxyMode.Raw)
         {
@@ -52,7 +53,7 @@ internal static class ProxyServiceCollectionExtensions
             services.AddSingleton<EpollUpstreamConnector>();
             services.AddSingleton<IForwarderFactory>(provider => new SocketsForwarderFactory(
                 options,
-                options.Transport == TransportKind.Epoll ? provider.GetRequiredService<EpollUpstreamConnector>() : provider.GetRequiredService<UpstreamConnector>(),
+                Connector(provider, options),
                 options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? provider.GetRequiredService<UpstreamConnectionPool>() : null));
             return services;
         }
@@ -70,5 +71,26 @@ internal static class ProxyServiceCollectionExtensions
         }
 
         return services;
+    }
+
+    /// <summary>Raw mode's upstream connector: over LLRP's epoll transport or over sockets.</summary>
+    private static IUpstreamConnectionFactory Connector(IServiceProvider provider, ProxyOptions options)
+        => options.Transport == TransportKind.Epoll ? provider.GetRequiredService<EpollUpstreamConnector>() : provider.GetRequiredService<UpstreamConnector>();
+
+    /// <summary>
+    /// In raw mode with pooled connections, what makes each HTTP/2 stream's exchange over the shared pool (HTTP/2 streams
+    /// to HTTP/1.1 clusters forwarded by raw mode's own client); null otherwise (HttpClient carries them all).
+    /// </summary>
+    private static Func<PooledStreamExchange>? PooledStreamExchanges(IServiceProvider provider, ProxyOptions options)
+    {
+        if (!PooledStreamExchange.Serves(options))
+        {
+            return null;
+        }
+
+        var connector = Connector(provider, options);
+        var pool = provider.GetRequiredService<UpstreamConnectionPool>();
+        var chunkLimits = SocketsForwarderFactory.ResponseBodyLimitsOf(options);
+        return () => new PooledStreamExchange(new UpstreamSession(connector, pool), options.MaxResponseHeadersTotalSize, chunkLimits);
     }
 }

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using LLRP.Configuration;
 using LLRP.Transport.Epoll;
+using LLRP.Upstream.Sockets;
 using LLRP.Configuration.Routes;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
@@ -174,18 +175,21 @@ public static class StartupReport
             (K.AccessLog, options.AccessLog ?? "off"),
             (K.AccessLogFormat, options.AccessLogFormat == AccessLogFormat.Json ? "json" : "combined"),
             (K.AccessLogBufferSize, Number(options.AccessLogBufferSize)));
-        Http2(text, options.Http2);
+        Http2(text, options.Http2, PooledStreamExchange.Serves(options));
         Tls(text, options);
         return text.ToString().TrimEnd();
     }
 
     /// <summary>
-    /// The HTTP/2 front end: h2c (prior knowledge) and ALPN h2 on every proxy url, forwarded over HttpClient in every mode
-    /// (SocketsHttpHandler, several HTTP/2 connections per destination), and its limits.
+    /// The HTTP/2 front end: h2c (prior knowledge) and ALPN h2 on every proxy url, forwarded over HttpClient
+    /// (SocketsHttpHandler, several HTTP/2 connections per destination), in raw mode with pooled connections over raw
+    /// mode's own pooled connections to HTTP/1.1 clusters, and its limits.
     /// </summary>
-    private static void Http2(StringBuilder text, Http2Settings http2)
+    private static void Http2(StringBuilder text, Http2Settings http2, bool ownPool)
     {
-        text.AppendLine("  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; forwarded over HttpClient in every mode)");
+        text.AppendLine(ownPool
+            ? "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; to HTTP/1.1 clusters over raw mode's pooled connections, unless te: trailers; otherwise over HttpClient)"
+            : "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; forwarded over HttpClient)");
         Line(text,
             (K.Http2MaxConcurrentStreams, Number(http2.MaxConcurrentStreams)),
             (K.Http2MaxHeaderFieldSize, Number(http2.MaxHeaderFieldSize)),

@@ -8,7 +8,11 @@ namespace LLRP.Http1;
 /// returns chunk data as slices of the input, and validates (then drops) chunk extensions and trailer fields.
 /// A value type, so a copy can look ahead without consuming.
 /// </summary>
-internal struct ChunkedDecoder(int maxLineSize, int maxTrailerSize)
+/// <param name="yieldsTrailerSection">
+/// Stop after the last chunk with <see cref="ChunkedDecodeStatus.TrailerSection"/>, the trailer section left for the
+/// caller to parse and relay (an HTTP/2 client gets it as trailers), instead of validating and dropping it.
+/// </param>
+internal struct ChunkedDecoder(int maxLineSize, int maxTrailerSize, bool yieldsTrailerSection = false)
 {
     private const int MaxSizeDigits = 16;
 
@@ -75,6 +79,12 @@ internal struct ChunkedDecoder(int maxLineSize, int maxTrailerSize)
             {
                 consumed = reader.Position;
                 return ChunkedDecodeStatus.Completed;
+            }
+
+            if (yieldsTrailerSection && _state == State.TrailerLineStart && _trailerLength == 0)
+            {
+                consumed = reader.Position;
+                return ChunkedDecodeStatus.TrailerSection;
             }
 
             if (!reader.TryRead(out var value))

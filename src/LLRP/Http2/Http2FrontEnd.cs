@@ -9,6 +9,7 @@ using LLRP.Proxy;
 using LLRP.Routing;
 using LLRP.Upstream;
 using LLRP.Upstream.HttpClient;
+using LLRP.Upstream.Sockets;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 
@@ -21,15 +22,22 @@ namespace LLRP.Http2;
 ///    (<see cref="RenderedRequestHead"/>); a refused head is answered with its status;
 /// 2. <see cref="ClientRouting"/> matches its route, picks the destination (balancing, affinity, slot, retries elsewhere,
 ///    passive health) and points the <see cref="RequestRewriter"/> at it;
-/// 3. <see cref="StreamForwarder"/> carries it over HttpClient in every mode (HTTP/1.1 or HTTP/2 to the destination, as
-///    its cluster asks) and relays the response as it comes;
+/// 3. <see cref="StreamForwarder"/> carries it over HttpClient (HTTP/1.1 or HTTP/2 to the destination, as its cluster
+///    asks), or in raw mode with pooled connections over raw mode's own HTTP/1.1 connections when the cluster is at
+///    HTTP/1.1 and the request asks for no trailers, and relays the response as it comes;
 /// 4. a failure is reported once and answered with <see cref="ErrorPolicy"/>'s status before the response started
 ///    (<see cref="StreamAnswers"/>), or resets the stream (RST_STREAM) after;
 /// 5. with the access log on, the stream's line is written once its exchange has ended (<see cref="StreamAccessLog"/>).
 /// The head's buffer, the forwarding rules and the forwarder come from <see cref="StreamPartsPool"/> and go back when the stream ends.
 /// </summary>
 internal sealed class Http2FrontEnd(
-    ProxyOptions options, Router router, ProxyMetrics metrics, FailureLog failureLog, HttpMessageInvoker invoker, AccessLogWriter? accessLog = null)
+    ProxyOptions options,
+    Router router,
+    ProxyMetrics metrics,
+    FailureLog failureLog,
+    HttpMessageInvoker invoker,
+    AccessLogWriter? accessLog = null,
+    Func<PooledStreamExchange>? pooledExchange = null)
 {
     private static readonly byte[] HttpScheme = "http"u8.ToArray();
     private static readonly byte[] HttpsScheme = "https"u8.ToArray();
@@ -39,7 +47,7 @@ internal sealed class Http2FrontEnd(
 
     private readonly RequestLimits _limits = ClientSessionServices.RequestLimitsOf(options);
     private readonly RoutingServices _routing = new(metrics, failureLog, options.RetryUnsentAnyMethod);
-    private readonly StreamPartsPool _parts = new(invoker, options.MaxResponseHeadersTotalSize, ClientSessionServices.RewriteSettingsOf(options), ViaEntry);
+    private readonly StreamPartsPool _parts = new(invoker, options.MaxResponseHeadersTotalSize, ClientSessionServices.RewriteSettingsOf(options), ViaEntry, pooledExchange);
 
     public async Task HandleAsync(HttpContext context)
     {

@@ -2,6 +2,7 @@ using System.Net;
 using LLRP.ClientSide;
 using LLRP.Http1;
 using LLRP.Upstream.HttpClient;
+using LLRP.Upstream.Sockets;
 
 namespace LLRP.Http2;
 
@@ -14,14 +15,15 @@ namespace LLRP.Http2;
 /// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
 /// <param name="rewrite">The forwarding rules' settings.</param>
 /// <param name="viaEntry">What <c>Via</c> gets for a request received over HTTP/2.</param>
-internal sealed class StreamParts(HttpMessageInvoker invoker, int maxResponseHeadSize, RewriteSettings rewrite, byte[] viaEntry)
+/// <param name="pooled">Raw mode's exchange over its pooled HTTP/1.1 connections, or null.</param>
+internal sealed class StreamParts(HttpMessageInvoker invoker, int maxResponseHeadSize, RewriteSettings rewrite, byte[] viaEntry, PooledStreamExchange? pooled)
 {
     public RenderedRequestHead Head { get; } = new();
 
     /// <summary>The forwarding rules, pointed at each stream's client with <see cref="RequestRewriter.ForClient"/>.</summary>
     public RequestRewriter Rewriter { get; } = new([], [], [], [], rewrite) { ViaEntry = viaEntry };
 
-    public StreamForwarder Forwarder { get; } = new(invoker, maxResponseHeadSize);
+    public StreamForwarder Forwarder { get; } = new(invoker, maxResponseHeadSize, pooled);
 
     private IPAddress? _clientIp;
     private byte[] _client = [];

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using LLRP.Http1;
+using LLRP.Upstream.Sockets;
 
 namespace LLRP.Http2;
 
@@ -8,14 +9,15 @@ namespace LLRP.Http2;
 /// ended (requests repeat their fields, target and destination across streams as across a connection's requests). Keeps
 /// at most <see cref="Capacity"/>; a stream finding none makes its own.
 /// </summary>
-internal sealed class StreamPartsPool(HttpMessageInvoker invoker, int maxResponseHeadSize, RewriteSettings rewrite, byte[] viaEntry)
+/// <param name="pooledExchange">Makes raw mode's exchange over its pooled HTTP/1.1 connections for new parts; null in the other modes.</param>
+internal sealed class StreamPartsPool(HttpMessageInvoker invoker, int maxResponseHeadSize, RewriteSettings rewrite, byte[] viaEntry, Func<PooledStreamExchange>? pooledExchange)
 {
     /// <summary>The most parts kept: more than the streams a busy proxy has open at once, a few megabytes at most.</summary>
     public const int Capacity = 1024;
 
     private readonly ConcurrentQueue<StreamParts> _parts = new();
 
-    public StreamParts Take() => _parts.TryDequeue(out var parts) ? parts : new StreamParts(invoker, maxResponseHeadSize, rewrite, viaEntry);
+    public StreamParts Take() => _parts.TryDequeue(out var parts) ? parts : new StreamParts(invoker, maxResponseHeadSize, rewrite, viaEntry, pooledExchange?.Invoke());
 
     /// <summary>Gives back parts whose stream has ended (its forwarder <see cref="Upstream.HttpClient.StreamForwarder.End"/>ed).</summary>
     public void Return(StreamParts parts)

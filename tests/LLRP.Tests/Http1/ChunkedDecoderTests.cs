@@ -241,6 +241,25 @@ public sealed class ChunkedDecoderTests
         Assert.Equal(new ChunkedDecodeResult(ChunkedDecodeStatus.Completed, "", 0), again);
     }
 
+    /// <summary>
+    /// RFC 9112 §7.1.2: a decoder that yields the trailer section stops right after the last chunk's line, every split
+    /// alike, its data all returned and the section (empty or not) left unconsumed for its caller.
+    /// </summary>
+    [Theory]
+    [InlineData("5\r\nhello\r\n0\r\nX-Checksum: abc\r\n\r\n", "hello", 13)]
+    [InlineData("5\r\nhello\r\n0\r\n\r\n", "hello", 13)]
+    [InlineData("0;ext=1\r\nExpires: never\r\n\r\n", "", 9)]
+    public void Decode_YieldingTrailerSection_StopsAtIt(string body, string data, int consumed)
+    {
+        var result = Segmented.SameForEverySplit(Text.Bytes(body), input =>
+        {
+            var decoder = new ChunkedDecoder(ChunkedBody.LineLimit, ChunkedBody.TrailerLimit, yieldsTrailerSection: true);
+            return ChunkedBody.Decode(ref decoder, input);
+        });
+
+        Assert.Equal(new ChunkedDecodeResult(ChunkedDecodeStatus.TrailerSection, data, consumed), result);
+    }
+
     private static void AssertRejected(string body, RejectionReason expected)
     {
         var reason = ChunkedBody.RejectEverySplit(body);

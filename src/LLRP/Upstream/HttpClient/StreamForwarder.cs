@@ -1,12 +1,17 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.Net;
+using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Http1.Transforms;
+using LLRP.Tasks;
+using LLRP.Upstream.Sockets;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
+using Microsoft.Net.Http.Headers;
 
 namespace LLRP.Upstream.HttpClient;
 
@@ -20,13 +25,17 @@ namespace LLRP.Upstream.HttpClient;
 ///    client's reset cancelling it at any time;
 /// 3. the response head is validated with raw mode's rules (<see cref="ResponseMessageHead"/>) and its fields pass
 ///    <see cref="ResponseHeadWriter.WriteFields"/>; the body is flushed to the client as it comes, then the trailers.
+/// In raw mode with pooled connections, a request for an HTTP/1.1 destination that does not ask for trailers
+/// (<c>te: trailers</c>, which gRPC sends) goes over raw mode's own pooled connections instead
+/// (<see cref="PooledStreamExchange"/>), its response head given to the client by the same rules.
 /// Failures are returned: before the response started the front end answers them, after it the stream is reset.
 /// Reused stream after stream (<see cref="Begin"/> … <see cref="End"/>), so its caches (field strings, target URI,
 /// method) and buffers serve the next stream as a connection's forwarder serves its next request.
 /// </summary>
 /// <param name="invoker">The HttpClient end every HTTP/2 client shares.</param>
 /// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
-internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxResponseHeadSize)
+/// <param name="pooled">Raw mode's exchange over its pooled HTTP/1.1 connections; null in the other modes.</param>
+internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxResponseHeadSize, PooledStreamExchange? pooled = null)
     : IRequestForwarder, IRoutedResponse
 {
     private const int ResponseBufferSize = 16 * 1024;
@@ -45,6 +54,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     private MethodCache _methods;
     private bool _isHead;
     private long _destinationChosen;
+    private RequestHead? _pooledHead;
+    private Action<long>? _counted;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
@@ -104,7 +115,16 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
     {
         _message?.Dispose();
+        _message = null;
         var context = Context;
+        _isHead = head.IsHeadMethod;
+        _pooledHead = pooled is not null && Version.Version == HttpVersion.Version11 && Version.Policy != HttpVersionPolicy.RequestVersionOrHigher
+            && !context.Request.Headers.ContainsKey(HeaderNames.TE) ? head : null;
+        if (_pooledHead is not null)
+        {
+            return;
+        }
+
         var rewriter = _rewriter!;
         var request = _message = new HttpRequestMessage
         {
@@ -121,10 +141,12 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
 
         var fields = new MessageFieldSink(request, _strings, _destination!.Authority, static () => new ByteArrayContent([]));
         rewriter.WriteFields(head, ref fields);
-        _isHead = head.IsHeadMethod;
     }
 
-    public async ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
+    public ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
+        => _pooledHead is { } head ? ForwardPooledAsync(pooled!, head) : ForwardOverHttpClientAsync();
+
+    private async ValueTask<ForwardResult> ForwardOverHttpClientAsync()
     {
         var message = _message!;
         var clientAborted = Context.RequestAborted;
@@ -168,16 +190,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         }
 
         var client = Context.Response;
-        client.StatusCode = Status = head.StatusCode;
-        var sink = new HeaderDictionarySink(client.Headers, _responseStrings);
-        ResponseHeadWriter.WriteFields(head, Transforms, ref sink);
-        sink.Lines(AffinityLine);
-        var hasBody = !_isHead && head.StatusCode is not (204 or 304);
-        if (head.Framing == BodyFraming.ContentLength && head.StatusCode != 204)
-        {
-            client.ContentLength = head.ContentLength;
-        }
-
+        var hasBody = Start(head, client);
         if (hasBody && await CopyBodyAsync(await response.Content.ReadAsStreamAsync(clientAborted), client, clientAborted) is var error and not ForwarderError.None)
         {
             return ForwardResult.Failed(0, error, started: true);
@@ -197,6 +210,67 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         }
 
         return new ForwardResult(1, ForwarderError.None, Started: true, CloseClient: false);
+    }
+
+    /// <summary>
+    /// Sends the request over raw mode's pooled HTTP/1.1 connections (<see cref="PooledStreamExchange"/>), the
+    /// cluster's response headers timeout running until the head is in and the client's reset cancelling it at any time,
+    /// then relays the response; the exchange is ended (its connection returned or closed) on every way out.
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
+    private async ValueTask<ForwardResult> ForwardPooledAsync(PooledStreamExchange exchange, RequestHead head)
+    {
+        var context = Context;
+        var clientAborted = context.RequestAborted;
+        var timeout = _timeout;
+        var completed = false;
+        using var aborted = clientAborted.UnsafeRegister(static source => ((CancellationTokenSource)source!).Cancel(), timeout);
+        timeout.CancelAfter(_responseHeadersTimeout);
+        try
+        {
+            var body = head.Framing == BodyFraming.None ? null : context.Request.BodyReader;
+            if (await exchange.SendAsync(_destination!, head, _rewriter!, body, timeout.Token) is var error and not ForwarderError.None)
+            {
+                return ForwardResult.Failed(0, clientAborted.IsCancellationRequested ? ForwarderError.ClientAborted : error, started: false);
+            }
+
+            timeout.CancelAfter(Timeout.InfiniteTimeSpan);
+            UpstreamMilliseconds = (long)Stopwatch.GetElapsedTime(_destinationChosen).TotalMilliseconds;
+            var client = context.Response;
+            var hasBody = Start(exchange.Response, client);
+            var trailers = client.SupportsTrailers() ? context.Features.GetRequiredFeature<IHttpResponseTrailersFeature>().Trailers : null;
+            if (await exchange.CopyBodyAsync(client.BodyWriter, trailers, hasBody, _counted ??= count => BodyBytes += count, clientAborted) is var bodyError
+                and not ForwarderError.None)
+            {
+                return ForwardResult.Failed(0, bodyError, started: true);
+            }
+
+            completed = true;
+            return new ForwardResult(1, ForwarderError.None, Started: true, CloseClient: false);
+        }
+        finally
+        {
+            await exchange.EndAsync(completed);
+        }
+    }
+
+    /// <summary>
+    /// Gives the client the response's status and fields (<see cref="ResponseHeadWriter.WriteFields"/>, the HTTP/1.1
+    /// front end's rules, then the affinity's binding) and its length when the destination sent one.
+    /// </summary>
+    /// <returns>True when the response has a body for this request (RFC 9112 §6.3).</returns>
+    private bool Start(ResponseHead head, HttpResponse client)
+    {
+        client.StatusCode = Status = head.StatusCode;
+        var sink = new HeaderDictionarySink(client.Headers, _responseStrings);
+        ResponseHeadWriter.WriteFields(head, Transforms, ref sink);
+        sink.Lines(AffinityLine);
+        if (head.Framing == BodyFraming.ContentLength && head.StatusCode != 204)
+        {
+            client.ContentLength = head.ContentLength;
+        }
+
+        return !ResponseFraming.IsBodiless(head.StatusCode, _isHead);
     }
 
     /// <summary>Streams the response body to the client, flushing whenever the destination has nothing more ready.</summary>

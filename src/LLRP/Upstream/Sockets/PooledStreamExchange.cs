@@ -1,0 +1,382 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
+using LLRP.ClientSide;
+using LLRP.Configuration;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+using LLRP.Tasks;
+using LLRP.Upstream.HttpClient;
+using Microsoft.AspNetCore.Http;
+
+namespace LLRP.Upstream.Sockets;
+
+/// <summary>
+/// Raw mode's exchange for an HTTP/2 request stream bound for an HTTP/1.1 destination: over a connection of the shared
+/// pool (<see cref="UpstreamSession"/>), the stream's head goes upstream as the <see cref="RequestRewriter"/> re-emits it
+/// (as the HTTP/1.1 front end's requests do), its body is streamed as it arrives, in the head's framing (Content-Length
+/// as is, or chunked), and the response head is read and parsed by <see cref="ResponseHeadParser"/> within the response
+/// headers timeout; interim responses are dropped (an HTTP/2 client's <c>100-continue</c> is Kestrel's). The body is then
+/// decoded (RFC 9112 §6.3) and given to the client's output, flushed before each wait for more, and a chunked body's
+/// trailer section becomes the client's trailers. The connection goes back
+/// to the pool only after a whole response to a whole request. Used by one request stream at a time.
+/// </summary>
+/// <param name="upstream">The pooled session connections are rented from and returned to.</param>
+/// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
+/// <param name="chunkLimits">The chunk line and trailer limits of a chunked response.</param>
+internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResponseHeadSize, BodyLimits chunkLimits)
+{
+    /// <summary>The most fields a trailer section may have (as many as a response head).</summary>
+    private const int MaxTrailerFields = 1000;
+
+    /// <summary>
+    /// Whether HTTP/2 streams to HTTP/1.1 clusters take this exchange: in raw mode with pooled connections (a stream has
+    /// no client connection to hold one upstream connection for), never in the modes over HttpClient.
+    /// </summary>
+    public static bool Serves(ProxyOptions options) => options.Mode == ProxyMode.Raw && options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled;
+
+    private readonly ResponseHead _response = new();
+    private readonly ResponseHead _trailers = new();
+    private readonly FieldStringCache _trailerStrings = new();
+    private ValueTask<bool> _pump;
+    private PipeReader? _body;
+    private ReadOnlySequence<byte> _afterHead;
+    private bool _completed;
+    private bool _bodiless;
+
+    /// <summary>The response head <see cref="SendAsync"/> read.</summary>
+    public ResponseHead Response => _response;
+
+    /// <summary>
+    /// Writes the request head on a connection to <paramref name="destination"/>, starts streaming its body from
+    /// <paramref name="body"/> (null for none), and reads the response head. A request without a body that may be repeated
+    /// (RFC 9110 §9.2.2), sent on a pooled connection that had answered before and closed without a byte of answer (the
+    /// destination let it go meanwhile, RFC 9112 §9.3.1), is written once more on a new connection, as raw mode's
+    /// HTTP/1.1 forwarder does.
+    /// </summary>
+    /// <param name="timeout">Cancelled when the response headers timeout passes or the client resets its stream.</param>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
+    public async ValueTask<ForwarderError> SendAsync(
+        DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, CancellationToken timeout)
+    {
+        var resent = false;
+        while (true)
+        {
+            if (await upstream.EnsureAsync(destination) is var error and not ForwarderError.None)
+            {
+                return error;
+            }
+
+            var connection = upstream.Connection;
+            var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(connection.Output), head.Source.Length + rewriter.Overhead);
+            rewriter.WriteHead(ref writer, head);
+            writer.Commit();
+            _body = body;
+            _pump = body is null ? FlushAsync(connection.Output) : PumpAsync(body, connection, head.Framing == BodyFraming.Chunked);
+            var answered = await ReadHeadAsync(connection.Input, timeout);
+            if (answered != ForwarderError.UpstreamClosed || resent || body is not null || !head.IsIdempotent || connection.CompletedResponses == 0)
+            {
+                return answered;
+            }
+
+            resent = true;
+            await EndAsync(completed: false);
+        }
+    }
+
+    /// <summary>
+    /// Relays the response body to <paramref name="output"/>, starting with what came with the head, then the trailer
+    /// section of a chunked body to <paramref name="trailers"/> (null when the client takes none: it is then dropped, as
+    /// RFC 9110 §6.5.1 allows). The head's bytes stay in the connection's input until this starts, so the response head
+    /// stays readable until its fields were given to the client.
+    /// </summary>
+    /// <param name="hasBody">The response has a body for this request (RFC 9112 §6.3: none for HEAD, 1xx, 204, 304).</param>
+    /// <param name="written">Counts the body bytes given to the client.</param>
+    /// <returns>None; ResponseBodyFailed when the destination failed before its end; ClientAborted when the client reset its stream.</returns>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
+    public async ValueTask<ForwarderError> CopyBodyAsync(
+        PipeWriter output, IHeaderDictionary? trailers, bool hasBody, Action<long> written, CancellationToken clientAborted)
+    {
+        var input = upstream.Connection.Input;
+        var (data, completed) = (_afterHead, _completed);
+        _afterHead = default;
+        _bodiless = !hasBody;
+        if (_bodiless)
+        {
+            input.AdvanceTo(data.Start);
+            return ForwarderError.None;
+        }
+
+        var framing = _response.Framing;
+        var decoder = new ChunkedDecoder(chunkLimits.MaxChunkLineSize, chunkLimits.MaxTrailerSize, yieldsTrailerSection: true);
+        var inTrailers = false;
+        var remaining = framing == BodyFraming.ContentLength ? _response.ContentLength : long.MaxValue;
+        while (true)
+        {
+            bool done;
+            try
+            {
+                if (framing != BodyFraming.Chunked)
+                {
+                    done = Copy(ref data, ref remaining, output, written);
+                }
+                else
+                {
+                    inTrailers = inTrailers || Decode(ref decoder, ref data, output, written);
+                    done = inTrailers && TryRelayTrailers(ref data, trailers);
+                }
+            }
+            catch (HttpMessageException)
+            {
+                input.AdvanceTo(data.Start);
+                return ForwarderError.ResponseBodyFailed;
+            }
+
+            if (done || (completed && framing == BodyFraming.CloseDelimited))
+            {
+                input.AdvanceTo(data.Start);
+                return ForwarderError.None;
+            }
+
+            input.AdvanceTo(data.Start, data.End);
+            if (completed)
+            {
+                return ForwarderError.ResponseBodyFailed;
+            }
+
+            try
+            {
+                if ((await output.FlushAsync(clientAborted)).IsCanceled)
+                {
+                    return ForwarderError.ClientAborted;
+                }
+
+                var result = await input.ReadAsync(clientAborted);
+                (data, completed) = (result.Buffer, result.IsCompleted);
+            }
+            catch (Exception e) when (e is OperationCanceledException || ClientResponseWriter.IsConnectionFailure(e))
+            {
+                return clientAborted.IsCancellationRequested ? ForwarderError.ClientAborted : ForwarderError.ResponseBodyFailed;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Ends the exchange: the request body's pump is stopped if still running and awaited, and the connection goes back to
+    /// the pool when the response was whole, the request body sent to its end and the destination keeps the connection
+    /// (a close-delimited body ends only with it).
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
+    public async ValueTask EndAsync(bool completed)
+    {
+        var running = !_pump.IsCompleted;
+        if (running)
+        {
+            upstream.Connection.Abort();
+            _body?.CancelPendingRead();
+        }
+
+        var sent = await _pump;
+        (_pump, _body) = (default, null);
+        if (completed)
+        {
+            upstream.Connection.CompletedResponses++;
+        }
+
+        upstream.Release(completed && sent && !running && _response.IsPersistent && (_bodiless || _response.Framing != BodyFraming.CloseDelimited));
+    }
+
+    private static bool Copy(ref ReadOnlySequence<byte> data, ref long remaining, PipeWriter output, Action<long> written)
+    {
+        var take = Math.Min(remaining, data.Length);
+        Write(output, data.Slice(0, take), written);
+        remaining -= take;
+        data = data.Slice(take);
+        return remaining == 0;
+    }
+
+    /// <summary>Gives the client the chunks' data; true once the last chunk was read and the trailer section starts.</summary>
+    private static bool Decode(ref ChunkedDecoder decoder, ref ReadOnlySequence<byte> data, PipeWriter output, Action<long> written)
+    {
+        while (true)
+        {
+            var status = decoder.Decode(data, out var consumed, out var chunk);
+            data = data.Slice(consumed);
+            if (status != ChunkedDecodeStatus.Data)
+            {
+                return status == ChunkedDecodeStatus.TrailerSection;
+            }
+
+            Write(output, chunk, written);
+        }
+    }
+
+    /// <summary>
+    /// Parses the trailer section (RFC 9112 §7.1.2: field lines, then an empty line) within the trailer limit, and adds
+    /// its fields to <paramref name="trailers"/>; false while the section is not all in.
+    /// </summary>
+    private bool TryRelayTrailers(ref ReadOnlySequence<byte> data, IHeaderDictionary? trailers)
+    {
+        var section = _trailers;
+        section.Reset();
+        var limit = chunkLimits.MaxTrailerSize;
+        ReadOnlySpan<byte> span;
+        if (data.IsSingleSegment)
+        {
+            span = data.FirstSpan;
+            section.SetSource(data.First);
+        }
+        else
+        {
+            span = section.Linearize(data, (int)Math.Min(data.Length, limit));
+        }
+
+        if (!FieldSectionParser.TryParse(span, 0, limit, MaxTrailerFields, section, out var length))
+        {
+            return false;
+        }
+
+        if (trailers is not null)
+        {
+            var sink = new HeaderDictionarySink(trailers, _trailerStrings);
+            var source = section.Source.Span;
+            foreach (ref readonly var field in section.Fields)
+            {
+                sink.Field(field.Name(source), field.Value(source));
+            }
+        }
+
+        data = data.Slice(length);
+        return true;
+    }
+
+    private static void Write(PipeWriter output, in ReadOnlySequence<byte> data, Action<long> written)
+    {
+        foreach (var segment in data)
+        {
+            output.Write(segment.Span);
+        }
+
+        written(data.Length);
+    }
+
+    /// <summary>Reads until a whole final response head is parsed into <see cref="_response"/>.</summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
+    private async ValueTask<ForwarderError> ReadHeadAsync(PipeReader input, CancellationToken timeout)
+    {
+        var receivedAny = false;
+        while (true)
+        {
+            ReadResult result;
+            try
+            {
+                result = await input.ReadAsync(timeout);
+            }
+            catch (OperationCanceledException)
+            {
+                return ForwarderError.ResponseTimeout;
+            }
+            catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
+            {
+                return receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed;
+            }
+
+            var buffer = result.Buffer;
+            receivedAny |= !buffer.IsEmpty;
+            try
+            {
+                if (ResponseHeadParser.TryParse(buffer, _response, maxResponseHeadSize, out var headLength))
+                {
+                    if (!_response.IsInterim)
+                    {
+                        (_afterHead, _completed) = (buffer.Slice(headLength), result.IsCompleted);
+                        return ForwarderError.None;
+                    }
+
+                    input.AdvanceTo(buffer.GetPosition(headLength));
+                    if (_response.StatusCode == 101)
+                    {
+                        // No upgrade is asked over HTTP/2 (RFC 9113 §8.6).
+                        return ForwarderError.InvalidResponse;
+                    }
+
+                    continue;
+                }
+            }
+            catch (HttpMessageException)
+            {
+                input.AdvanceTo(buffer.Start);
+                return ForwarderError.InvalidResponse;
+            }
+
+            input.AdvanceTo(buffer.Start, buffer.End);
+            if (result.IsCompleted)
+            {
+                return receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed;
+            }
+        }
+    }
+
+    /// <summary>Streams the request body upstream in its framing, flushing after each piece; false when it was not sent whole.</summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
+    private static async ValueTask<bool> PumpAsync(PipeReader body, UpstreamConnection connection, bool chunked)
+    {
+        var output = connection.Output;
+        try
+        {
+            if (!await FlushAsync(output))
+            {
+                return false;
+            }
+
+            while (true)
+            {
+                var result = await body.ReadAsync();
+                if (result.IsCanceled)
+                {
+                    return false;
+                }
+
+                if (!result.Buffer.IsEmpty)
+                {
+                    ChunkedEncoding.WriteBodyPiece(output, result.Buffer, chunked);
+                }
+
+                body.AdvanceTo(result.Buffer.End);
+                if (result.IsCompleted)
+                {
+                    if (chunked)
+                    {
+                        ChunkedEncoding.WriteLastChunk(output);
+                    }
+
+                    return await FlushAsync(output);
+                }
+
+                if (!await FlushAsync(output))
+                {
+                    return false;
+                }
+            }
+        }
+        catch (Exception e) when (e is OperationCanceledException or BadHttpRequestException || ClientResponseWriter.IsConnectionFailure(e))
+        {
+            // The client reset its stream or sent more than its limit: the destination must not take the request as whole.
+            connection.Abort();
+            return false;
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
+    private static async ValueTask<bool> FlushAsync(PipeWriter output)
+    {
+        try
+        {
+            return !(await output.FlushAsync()).IsCompleted;
+        }
+        catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
+        {
+            return false;
+        }
+    }
+}
