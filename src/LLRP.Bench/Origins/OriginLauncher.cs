@@ -61,7 +61,7 @@ public static class OriginLauncher
 
             if (origin.MaxStreams > 0)
             {
-                arguments.Add($"--Kestrel:Limits:Http2:MaxStreamsPerConnection={origin.MaxStreams}");
+                arguments.Add($"--http2MaxStreams={origin.MaxStreams}");
             }
 
             process = ChildProcess.Start("dotnet", arguments, new Dictionary<string, string> { ["DOTNET_gcServer"] = "0" }, context.LoadCpus, log);
