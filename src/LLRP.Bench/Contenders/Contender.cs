@@ -79,6 +79,9 @@ public sealed record Contender
     /// </summary>
     public IReadOnlyList<string>? OriginHttp2Arguments { get; init; }
 
+    /// <summary>True when it differs from another contender only towards HTTP/2 origins: it runs only the shapes with HTTP/2 to the origin.</summary>
+    public bool OriginHttp2Only { get; init; }
+
     /// <summary>True for a TCP relay (L4): it runs the TCP shapes (<see cref="LoadShape.Tcp"/>) and nothing else.</summary>
     public bool TcpOnly { get; init; }
 

@@ -30,7 +30,7 @@ public sealed record SessionWork(
         ? contender.TcpOnly || contender.Kind == ContenderKind.Direct
         : !contender.TcpOnly
             && (!Legs.ClientHttp2 || (contender.ClientHttp2Arguments is not null && (contender.Kind != ContenderKind.Direct || DirectPort is not null)))
-            && (!Legs.OriginHttp2 || contender.OriginHttp2Arguments is not null)
+            && (Legs.OriginHttp2 ? contender.OriginHttp2Arguments is not null : !contender.OriginHttp2Only)
             && (OriginPorts.Count > 1 ? contender.TakesSeveralOrigins : !contender.BalancingOnly);
 
     /// <summary>
