@@ -15,7 +15,9 @@
 # usage: scripts/haproxy.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081[,127.0.0.1:8082...] --dir DIR
 #                           [--threads N] [--balance roundrobin|leastconn|...]
 #                           [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR] [--proto h2]
-#                           [--mode http|tcp]
+#                           [--mode http|tcp] [--downstream-proto h2]
+# --downstream-proto h2 speaks HTTP/2 to the origins (server … proto h2: h2c with prior knowledge over http), for gRPC
+# and the HTTP/2-to-origin rows; HTTP/1.1 to them otherwise.
 # --mode tcp relays bytes (mode tcp: no HTTP, no forwardfor, no reuse; TLS options do not apply).
 set -euo pipefail
 
@@ -30,6 +32,7 @@ downstream_scheme=http
 tls_cert=""
 proto=""
 mode=http
+downstream_proto=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --listen) listen="$2"; shift 2 ;;
@@ -42,6 +45,7 @@ while [[ $# -gt 0 ]]; do
     --tls-cert) tls_cert="$2"; shift 2 ;;
     --proto) proto="$2"; shift 2 ;;
     --mode) mode="$2"; shift 2 ;;
+    --downstream-proto) downstream_proto="$2"; shift 2 ;;
     *) echo "haproxy.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -63,6 +67,11 @@ case "$proto" in
   "") ;;
   h2) bind_tls+=" proto h2" ;;
   *) echo "haproxy.sh: --proto '$proto' is not h2" >&2; exit 2 ;;
+esac
+case "$downstream_proto" in
+  "") ;;
+  h2) server_tls+=" proto h2" ;;
+  *) echo "haproxy.sh: --downstream-proto '$downstream_proto' is not h2" >&2; exit 2 ;;
 esac
 nofile="$(ulimit -Hn)"
 [[ $nofile == unlimited || $nofile -gt 65536 ]] && nofile=65536

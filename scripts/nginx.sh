@@ -19,7 +19,9 @@
 # usage: scripts/nginx.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081[,127.0.0.1:8082...] --dir DIR
 #                         [--workers N] [--balance round_robin|least_conn|random_two_least_conn]
 #                         [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR] [--http2]
-#                         [--mode http|tcp]
+#                         [--mode http|tcp] [--downstream-proto h2]
+# --downstream-proto h2 speaks HTTP/2 to the origins with grpc_pass (nginx's only HTTP/2 client: h2c with prior knowledge
+# over http, upstream keepalive as above), for gRPC and the HTTP/2-to-origin rows; /ws is not proxied then.
 # --mode tcp relays bytes with the stream module (loaded from --stream-module, by default Debian's
 # /usr/lib/nginx/modules/ngx_stream_module.so of libnginx-mod-stream): proxy_pass to the upstream, no HTTP, no TLS.
 set -euo pipefail
@@ -34,6 +36,7 @@ scheme=http
 downstream_scheme=http
 tls_cert=""
 http2=0
+downstream_proto=""
 mode=http
 stream_module=/usr/lib/nginx/modules/ngx_stream_module.so
 while [[ $# -gt 0 ]]; do
@@ -48,6 +51,7 @@ while [[ $# -gt 0 ]]; do
     --tls-cert) tls_cert="$2"; shift 2 ;;
     --http2) http2=1; shift ;;
     --mode) mode="$2"; shift 2 ;;
+    --downstream-proto) downstream_proto="$2"; shift 2 ;;
     --stream-module) stream_module="$2"; shift 2 ;;
     *) echo "nginx.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
@@ -80,6 +84,7 @@ listen_tls=""
 # --http2: the listen address speaks HTTP/2 (over http: h2c with prior knowledge only); the origin leg stays HTTP/1.1.
 [[ $http2 -eq 1 ]] && listen_tls+=" http2"
 [[ $mode == http || $mode == tcp ]] || { echo "nginx.sh: mode '$mode' is not http or tcp" >&2; exit 2; }
+[[ -z $downstream_proto || $downstream_proto == h2 ]] || { echo "nginx.sh: --downstream-proto '$downstream_proto' is not h2" >&2; exit 2; }
 if [[ $mode == tcp ]]; then
 [[ -f $stream_module ]] || { echo "nginx.sh: $stream_module is missing (apt-get install libnginx-mod-stream)" >&2; exit 127; }
 {
@@ -134,6 +139,19 @@ cat <<CONFIG
         proxy_ssl_name localhost;
 CONFIG
 fi
+if [[ $downstream_proto == h2 ]]; then
+grpc_scheme=grpc
+[[ $downstream_scheme == https ]] && grpc_scheme=grpcs
+cat <<CONFIG
+
+        location / {
+            grpc_pass $grpc_scheme://origin;
+            grpc_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+        }
+    }
+}
+CONFIG
+else
 cat <<CONFIG
 
         location / {
@@ -157,6 +175,7 @@ cat <<CONFIG
     }
 }
 CONFIG
+fi
 } > "$dir/nginx.conf"
 
 nginx_exec nginx "$listen" "$dir"

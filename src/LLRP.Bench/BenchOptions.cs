@@ -30,7 +30,13 @@ public sealed record BenchOptions
                                named too: tcp-long and tcp-short, GET 10 B with 32 connections through a TCP relay,
                                keep-alive or Connection: close (one TCP connection per request), run by direct and the
                                TCP relays llrp-tcp (a TCP route), haproxy-tcp (mode tcp) and nginx-stream, which run
-                               nothing else
+                               nothing else. Only when named too, HTTP/2 on both legs (h2c): h2h2-get-10b-c32m10
+                               (h2load -c 32 -m 10 to the nginx origin's h2c listener), grpc-unary-c32 (Grpc.Net.Client
+                               in the runner, 4 channels x 8 calls in flight, to the bundled origin's gRPC Echo on an
+                               h2c-only listener) and h2scale-c1m100 (h2load -c 1 -m 100 to a bundled h2c origin allowing
+                               10 streams per connection), run by direct, llrp-raw-pooled, yarp-app, haproxy
+                               (server ... proto h2), nginx (grpc_pass) and llrp-raw-pooled-h2single (the cluster's
+                               HttpClient:EnableMultipleHttp2Connections false), which runs nothing else
           --unpinned           do not pin the proxy to core 0 and origin + load to core 1
           --no-large-bodies    skip the 1 GiB download and upload
           --origin nginx|bundled

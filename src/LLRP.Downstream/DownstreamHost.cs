@@ -14,7 +14,8 @@ namespace LLRP.Downstream;
 /// <c>--Kestrel:EndpointDefaults:Protocols=Http2</c>). Configuration comes from the command line and
 /// environment variables; with no urls or ports configured it listens on <see cref="DefaultUrls"/>. An <c>https</c> url takes
 /// Kestrel's certificate settings, e.g. <c>--Kestrel:Certificates:Default:Path=origin.pfx --Kestrel:Certificates:Default:Password=…</c>.
-/// <c>--delayMs=N</c> delays every response by N ms (<see cref="ResponseDelaySetting"/>).
+/// <c>--delayMs=N</c> delays every response by N ms (<see cref="ResponseDelaySetting"/>); <c>--http2MaxStreams=N</c> allows N
+/// concurrent streams per HTTP/2 connection (<see cref="Http2StreamLimitSetting"/>).
 /// </summary>
 public static class DownstreamHost
 {
@@ -23,7 +24,7 @@ public static class DownstreamHost
 
     /// <summary>Builds (does not start) the origin.</summary>
     /// <param name="args">Command-line style arguments, e.g. <c>--urls=http://127.0.0.1:0</c>.</param>
-    /// <exception cref="ArgumentException"><c>delayMs</c> is not an integer in range, or appsettings.json is not valid JSON.</exception>
+    /// <exception cref="ArgumentException"><c>delayMs</c> is not an integer in range, <c>http2MaxStreams</c> not a positive integer, or appsettings.json is not valid JSON.</exception>
     public static WebApplication Build(string[] args)
     {
         WebApplicationBuilder builder;
@@ -37,6 +38,7 @@ public static class DownstreamHost
         }
 
         var dispatcher = new RequestDispatcher(ResponseDelaySetting.Read(builder.Configuration));
+        var http2MaxStreams = Http2StreamLimitSetting.Read(builder.Configuration);
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.Services.AddGrpc();
 
@@ -51,6 +53,10 @@ public static class DownstreamHost
             options.Limits.MaxRequestBodySize = null;
             options.Limits.MinRequestBodyDataRate = null;
             options.Limits.MinResponseDataRate = null;
+            if (http2MaxStreams is { } streams)
+            {
+                options.Limits.Http2.MaxStreamsPerConnection = streams;
+            }
         });
 
         if (!HasConfiguredAddresses(builder.Configuration))

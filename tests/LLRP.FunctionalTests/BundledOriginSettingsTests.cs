@@ -39,6 +39,17 @@ public sealed class BundledOriginSettingsTests
         Assert.Contains("'delayMs'", error.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("0")]
+    [InlineData("-5")]
+    [InlineData("ten")]
+    public void Http2MaxStreams_NotAPositiveInteger_IsRejectedNamingTheKey(string value)
+    {
+        var error = Assert.Throws<ArgumentException>(() => DownstreamHost.Build(["--urls=http://127.0.0.1:0", $"--http2MaxStreams={value}"]));
+
+        Assert.Contains("'http2MaxStreams'", error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Requests_CountsEveryRequestReceivedThisOneIncluded()
     {

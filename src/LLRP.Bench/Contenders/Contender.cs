@@ -56,7 +56,8 @@ public sealed record Contender
     public IReadOnlyList<string> ArgumentsFor(IReadOnlyList<int> originPorts, Legs legs)
     {
         var origins = string.Join(OriginSeparator, originPorts.Select(port => OriginTemplate.Replace(OriginToken, $"127.0.0.1:{port}", StringComparison.Ordinal)));
-        return [.. Arguments
+        var arguments = legs.OriginHttp2 ? OriginHttp2Arguments ?? throw new InvalidOperationException($"{Name} does not speak HTTP/2 to an origin") : Arguments;
+        return [.. arguments
             .Concat(legs.ClientTls ? ClientTlsArguments : [])
             .Concat(legs.OriginTls ? OriginTlsArguments : [])
             .Concat(legs.ClientHttp2 ? ClientHttp2Arguments ?? [] : [])
@@ -71,6 +72,15 @@ public sealed record Contender
     /// HTTP/2 shapes.
     /// </summary>
     public IReadOnlyList<string>? ClientHttp2Arguments { get; init; }
+
+    /// <summary>
+    /// Its arguments, in place of <see cref="Arguments"/>, when it speaks HTTP/2 with prior knowledge (h2c) to the origin
+    /// (<see cref="Legs.OriginHttp2"/>); null when it does not run the shapes with HTTP/2 to the origin.
+    /// </summary>
+    public IReadOnlyList<string>? OriginHttp2Arguments { get; init; }
+
+    /// <summary>True when it differs from another contender only towards HTTP/2 origins: it runs only the shapes with HTTP/2 to the origin.</summary>
+    public bool OriginHttp2Only { get; init; }
 
     /// <summary>True for a TCP relay (L4): it runs the TCP shapes (<see cref="LoadShape.Tcp"/>) and nothing else.</summary>
     public bool TcpOnly { get; init; }

@@ -65,9 +65,10 @@ public static class ContenderCatalog
 
         Contender[] contenders =
         [
-            new Contender { Name = "direct", Description = "no proxy: wrk → origin (HTTP/2 shapes: h2load → the origin's h2c listener)", Kind = ContenderKind.Direct, ClientHttp2Arguments = [] },
+            new Contender { Name = "direct", Description = "no proxy: wrk → origin (HTTP/2 shapes: h2load → the origin's h2c listener)", Kind = ContenderKind.Direct, ClientHttp2Arguments = [], OriginHttp2Arguments = [] },
             Llrp("llrp-raw-perclient", "LLRP raw mode, one upstream connection per client connection", "--mode=raw", "--upstreamConnections=perClient"),
-            Llrp("llrp-raw-pooled", "LLRP raw mode, pooled upstream connections (HTTP/2 shapes: h2c on the same url, HTTP/1.1 to the origin)", "--mode=raw", "--upstreamConnections=pooled") with { ClientHttp2Arguments = [] },
+            Http2ToOrigin(Llrp("llrp-raw-pooled", "LLRP raw mode, pooled upstream connections (HTTP/2 shapes: h2c on the same url, HTTP/1.1 to the origin; HTTP/2 to the origin: a cluster at HttpRequest:Version 2)", "--mode=raw", "--upstreamConnections=pooled") with { ClientHttp2Arguments = [] }),
+            Http2ToOrigin(Llrp("llrp-raw-pooled-h2single", "LLRP raw mode, pooled; HTTP/2 to the origin on one connection (the cluster's HttpClient:EnableMultipleHttp2Connections false)", "--mode=raw", "--upstreamConnections=pooled") with { ClientHttp2Arguments = [], OriginHttp2Only = true }, "HttpClient:EnableMultipleHttp2Connections=false"),
             Llrp("llrp-raw-pooled-epoll", "LLRP raw mode, pooled, LLRP's epoll transport", "--mode=raw", "--upstreamConnections=pooled", "--transport=epoll"),
             Llrp("llrp-raw-perclient-epoll", "LLRP raw mode, one upstream connection per client connection, LLRP's epoll transport", "--mode=raw", "--upstreamConnections=perClient", "--transport=epoll"),
             Llrp("llrp-raw-pooled-accesslog", "LLRP raw mode, pooled, access log (combined) to a file in the results directory", "--mode=raw", "--upstreamConnections=pooled", $"--accessLog={Path.Combine(options.ResultsDirectory, "access.log")}"),
@@ -81,12 +82,12 @@ public static class ContenderCatalog
             Llrp("llrp-httpclient-httpcontext", "LLRP light HttpContext + HttpClient mode", "--mode=httpclient-httpcontext"),
             Llrp("llrp-yarp", "LLRP light HttpContext + YARP IHttpForwarder mode", "--mode=yarp"),
             Balanced(Llrp("llrp-yarp-leastrequests", "LLRP YARP mode, the destination with the fewest requests in flight", "--mode=yarp", "--balancing=leastRequests"), "leastRequests"),
-            Baseline(options, "yarp-app", "full ASP.NET Core + YARP app (HTTP/2 shapes: a Kestrel Http2 endpoint)", "YarpProxy", listen) with { ClientHttp2Arguments = ["--Kestrel:EndpointDefaults:Protocols=Http2"] },
+            WithOriginHttp2(Baseline(options, "yarp-app", "full ASP.NET Core + YARP app (HTTP/2 shapes: a Kestrel Http2 endpoint; HTTP/2 to the origin: its cluster's HttpRequest Version 2, RequestVersionExact)", "YarpProxy", listen) with { ClientHttp2Arguments = ["--Kestrel:EndpointDefaults:Protocols=Http2"] }, "--downstream.httpVersion=2"),
             Baseline(options, "yarp-app-tiered", "full ASP.NET Core + YARP app, tiered compilation on", "YarpProxy", listen, _tieredEnvironment),
             Baseline(options, "httpclient-proxy", "full ASP.NET Core + HttpClient proxy", "HttpClientProxy", listen),
-            Native(options, "haproxy", "HAProxy, nbthread 1, http-reuse safe (HTTP/2 shapes: bind … proto h2)", "haproxy", listen, "roundrobin (HAProxy's default)") with { ClientHttp2Arguments = ["--proto", "h2"] },
+            WithOriginHttp2(Native(options, "haproxy", "HAProxy, nbthread 1, http-reuse safe (HTTP/2 shapes: bind … proto h2; HTTP/2 to the origin: server … proto h2)", "haproxy", listen, "roundrobin (HAProxy's default)") with { ClientHttp2Arguments = ["--proto", "h2"] }, "--downstream-proto", "h2"),
             Native(options, "haproxy-leastconn", "HAProxy as above, balance leastconn", "haproxy", listen, "leastconn", "--balance", "leastconn"),
-            Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64 (HTTP/2 shapes: listen … http2)", "nginx", listen, "round robin (nginx's default)") with { ClientHttp2Arguments = ["--http2"] },
+            WithOriginHttp2(Native(options, "nginx", "nginx, 1 worker, upstream keepalive 64 (HTTP/2 shapes: listen … http2; HTTP/2 to the origin: grpc_pass)", "nginx", listen, "round robin (nginx's default)") with { ClientHttp2Arguments = ["--http2"] }, "--downstream-proto", "h2"),
             Native(options, "nginx-leastconn", "nginx as above, least_conn", "nginx", listen, "least_conn", "--balance", "least_conn"),
             Native(options, "nginx-p2c", "nginx as above, random two least_conn", "nginx", listen, "random two least_conn", "--balance", "random_two_least_conn"),
             TcpRelay(DotNet(
@@ -145,6 +146,29 @@ public static class ContenderCatalog
             Balancing = null,
         };
     }
+
+    /// <summary>
+    /// An LLRP contender that also runs the shapes with HTTP/2 to the origin: there, its <c>--downstream</c> becomes a
+    /// <c>ReverseProxy</c> catch-all route to a cluster of the origin at <c>HttpRequest:Version</c> 2 with
+    /// <c>RequestVersionExact</c> (h2c by prior knowledge), plus <paramref name="clusterArguments"/>' cluster keys.
+    /// </summary>
+    private static Contender Http2ToOrigin(Contender contender, params string[] clusterArguments) => contender with
+    {
+        OriginHttp2Arguments =
+        [
+            .. contender.Arguments.Where(argument => !argument.StartsWith("--downstream=", StringComparison.Ordinal)),
+            "--ReverseProxy:Routes:all:ClusterId=origin",
+            "--ReverseProxy:Routes:all:Match:Path={**catch-all}",
+            $"--ReverseProxy:Clusters:origin:Destinations:o:Address={Contender.OriginsToken}",
+            "--ReverseProxy:Clusters:origin:HttpRequest:Version=2",
+            "--ReverseProxy:Clusters:origin:HttpRequest:VersionPolicy=RequestVersionExact",
+            .. clusterArguments.Select(argument => "--ReverseProxy:Clusters:origin:" + argument),
+        ],
+    };
+
+    /// <summary>A contender that also runs the shapes with HTTP/2 to the origin, with <paramref name="arguments"/> added there.</summary>
+    private static Contender WithOriginHttp2(Contender contender, params string[] arguments)
+        => contender with { OriginHttp2Arguments = [.. contender.Arguments, .. arguments] };
 
     /// <summary>The routes of <see cref="Routed"/> contenders.</summary>
     private const int RoutedTableSize = 100;

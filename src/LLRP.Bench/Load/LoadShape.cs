@@ -24,9 +24,18 @@ namespace LLRP.Bench.Load;
 /// </param>
 /// <param name="Tcp">Through a contender's TCP relay (L4) instead of its HTTP proxy: only the TCP contenders and direct run it.</param>
 /// <param name="ConnectionClose">wrk sends <c>Connection: close</c>: one TCP connection per request.</param>
+/// <param name="Grpc">
+/// gRPC unary calls (<see cref="GrpcUnaryLoad"/>) instead of h2load: <see cref="Connections"/> channels, each with
+/// <see cref="StreamsPerConnection"/> calls in flight, to the bundled origin's Echo service.
+/// </param>
+/// <param name="OriginMaxStreams">
+/// &gt; 0: the HTTP/2 origin (<see cref="Legs.OriginHttp2"/>) is a bundled origin of its own that allows this many concurrent
+/// streams per connection (Kestrel's <c>Limits:Http2:MaxStreamsPerConnection</c>), as in seed 002's scaling test.
+/// </param>
 public sealed record LoadShape(
     string Name, string Title, string Path, int Connections, int RequestBodyBytes, Legs Legs = default, int WebSocketMessageBytes = 0,
-    int SlowOriginDelayMs = 0, int StreamsPerConnection = 0, bool Tcp = false, bool ConnectionClose = false)
+    int SlowOriginDelayMs = 0, int StreamsPerConnection = 0, bool Tcp = false, bool ConnectionClose = false, bool Grpc = false,
+    int OriginMaxStreams = 0)
 {
     private const string SizeQuery = "/?s=";
 

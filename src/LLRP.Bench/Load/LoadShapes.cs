@@ -6,7 +6,8 @@ namespace LLRP.Bench.Load;
 /// (<c>https-https-*</c>); a WebSocket echo of 64 KiB messages on 32 connections (<c>ws-64kib-c32</c>); and, only when
 /// named, GET 10 B balanced over two fast origins and one that delays every response 20 ms (<c>balance-slow-c64</c>); and
 /// GET 10 B and POST 1 KB over h2c from the client, 32 connections of 10 concurrent streams each, to an HTTP/1.1 origin
-/// (<c>h2-get-10b-c32m10</c>, <c>h2-post-1kb-c32m10</c>), driven by h2load.
+/// (<c>h2-get-10b-c32m10</c>, <c>h2-post-1kb-c32m10</c>), driven by h2load; and, only when named, the shapes with HTTP/2 on
+/// both legs (<see cref="Http2ToOrigin"/>).
 /// </summary>
 public static class LoadShapes
 {
@@ -27,6 +28,19 @@ public static class LoadShapes
         new("h2-post-1kb-c32m10", "HTTP/2 (h2c) POST 1 KB to /sink, 32 connections × 10 streams", "/sink", 32, 1024, new Legs(false, false, ClientHttp2: true), StreamsPerConnection: 10),
     ];
 
+    /// <summary>
+    /// HTTP/2 on both legs, h2c with prior knowledge: h2load <c>-c 32 -m 10</c> GET 10 B to the nginx origin's h2c listener;
+    /// gRPC unary calls to the bundled origin's Echo service (an h2c-only listener), 4 channels of 8 calls in flight each;
+    /// and seed 002's scaling test, h2load <c>-c 1 -m 100</c> GET 10 B to a bundled h2c origin that allows 10 concurrent
+    /// streams per connection, so one upstream connection caps the contender at 10 requests in flight.
+    /// </summary>
+    public static readonly IReadOnlyList<LoadShape> Http2ToOrigin =
+    [
+        new("h2h2-get-10b-c32m10", "HTTP/2 on both legs (h2c) GET 10 B, 32 connections × 10 streams", "/?s=10", 32, 0, new Legs(false, false, ClientHttp2: true, OriginHttp2: true), StreamsPerConnection: 10),
+        new("grpc-unary-c32", "gRPC unary Echo (h2c on both legs), 4 channels × 8 calls in flight", "/llrp.echo.Echo/Unary", 4, 0, new Legs(false, false, ClientHttp2: true, OriginHttp2: true), StreamsPerConnection: 8, Grpc: true),
+        new("h2scale-c1m100", "HTTP/2 on both legs (h2c) GET 10 B, 1 connection × 100 streams, origin allowing 10 streams per connection", "/?s=10", 1, 0, new Legs(false, false, ClientHttp2: true, OriginHttp2: true), StreamsPerConnection: 100, OriginMaxStreams: 10),
+    ];
+
     /// <summary>GET 10 B on 32 keep-alive connections through a TCP relay to the origin.</summary>
     public static readonly LoadShape TcpLong = new("tcp-long", "TCP relay, GET 10 B, 32 keep-alive connections", "/?s=10", 32, 0, Tcp: true);
 
@@ -35,10 +49,13 @@ public static class LoadShapes
         "tcp-short", "TCP relay, GET 10 B, Connection: close (one connection per request), 32 connections", "/?s=10", 32, 0, Tcp: true, ConnectionClose: true);
 
     /// <summary>What <c>--shapes</c> accepts.</summary>
-    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create), .. WithTls(), .. Http2, WebSocketEcho, BalanceSlow, TcpLong, TcpShort];
+    public static readonly IReadOnlyList<LoadShape> All = [.. new[] { 32, 128, 256 }.SelectMany(Create), .. WithTls(), .. Http2, WebSocketEcho, BalanceSlow, TcpLong, TcpShort, .. Http2ToOrigin];
 
-    /// <summary>What runs without <c>--shapes</c>: all but the balancing and TCP shapes, which need contenders of their own.</summary>
-    public static readonly IReadOnlyList<LoadShape> Default = [.. All.Where(shape => !shape.IsBalance && !shape.Tcp)];
+    /// <summary>
+    /// What runs without <c>--shapes</c>: all but the balancing and TCP shapes, which need contenders of their own, and the
+    /// shapes with HTTP/2 to the origin, which need origins of their own.
+    /// </summary>
+    public static readonly IReadOnlyList<LoadShape> Default = [.. All.Where(shape => !shape.IsBalance && !shape.Tcp && !shape.Legs.OriginHttp2)];
 
     /// <summary>The single shape of a quick run.</summary>
     public static readonly LoadShape Quick = All[0];

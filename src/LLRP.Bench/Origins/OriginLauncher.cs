@@ -6,7 +6,7 @@ namespace LLRP.Bench.Origins;
 
 /// <summary>
 /// Starts an origin on the load CPU (nginx serving every size the shapes ask for; the bundled origin with its
-/// <c>delayMs</c> when it has one), also listening with TLS when given a TLS port, and waits until each of its ports
+/// <c>delayMs</c> when it has one, over HTTP/2 only and with its stream limit when it has them), also listening with TLS when given a TLS port, and waits until each of its ports
 /// answers <c>GET /?s=10</c> with 10 bytes.
 /// </summary>
 public static class OriginLauncher
@@ -54,10 +54,20 @@ public static class OriginLauncher
                 arguments.Add($"--delayMs={origin.DelayMs}");
             }
 
+            if (origin.Http2Only)
+            {
+                arguments.Add("--Kestrel:EndpointDefaults:Protocols=Http2");
+            }
+
+            if (origin.MaxStreams > 0)
+            {
+                arguments.Add($"--http2MaxStreams={origin.MaxStreams}");
+            }
+
             process = ChildProcess.Start("dotnet", arguments, new Dictionary<string, string> { ["DOTNET_gcServer"] = "0" }, context.LoadCpus, log);
         }
 
-        var error = await Readiness.WaitAsync(context.Http, "http", origin.Port, process, TimeSpan.FromSeconds(30), cancellationToken);
+        var error = await Readiness.WaitAsync(context.Http, "http", origin.Port, process, TimeSpan.FromSeconds(30), cancellationToken, http2: origin.Http2Only);
         if (error is null && origin.TlsPort is { } tlsReady)
         {
             error = await Readiness.WaitAsync(context.Http, "https", tlsReady, process, TimeSpan.FromSeconds(30), cancellationToken);

@@ -34,6 +34,13 @@ public sealed record OriginPlan
     /// <summary>The origins of the balancing shapes, fast ones first, the shapes' origin the first of them; empty when none is selected.</summary>
     public IReadOnlyList<OriginProcess> Balance { get; init; } = [];
 
+    /// <summary>
+    /// The bundled origins speaking HTTP/2 only (h2c), for the shapes with HTTP/2 to the origin
+    /// (<see cref="Legs.OriginHttp2"/>): one with Kestrel's default stream limit for the gRPC calls (and for HTTP/2 GETs when
+    /// nginx does not serve the shapes), one per lower stream limit a shape asks for; empty when no such shape is selected.
+    /// </summary>
+    public IReadOnlyList<OriginProcess> Http2Origins { get; init; } = [];
+
     /// <summary>Why the shapes do not use the nginx origin although it was not ruled out by the options; null otherwise.</summary>
     public string? FallbackNote { get; init; }
 
@@ -55,7 +62,27 @@ public sealed record OriginPlan
             {
                 yield return origin;
             }
+
+            foreach (var origin in Http2Origins)
+            {
+                yield return origin;
+            }
         }
+    }
+
+    /// <summary>
+    /// The h2c port a shape with HTTP/2 to the origin goes to, for the contenders and for direct: the bundled origin with the
+    /// shape's stream limit; for gRPC, the bundled h2c origin; otherwise the nginx origin's h2c listener (nginx is never the
+    /// ceiling there), or the bundled h2c origin when nginx does not serve the shapes.
+    /// </summary>
+    public int Http2OriginPort(LoadShape shape)
+    {
+        if (shape.OriginMaxStreams > 0)
+        {
+            return Http2Origins.First(o => o.MaxStreams == shape.OriginMaxStreams).Port;
+        }
+
+        return !shape.Grpc && ShapesH2cPort is { } nginx ? nginx : Http2Origins.First(o => o.MaxStreams == 0).Port;
     }
 
     /// <summary>Picks the shapes' origin (nginx when asked for, or by default when installed) and free ports for what <paramref name="shapes"/> need.</summary>
@@ -91,8 +118,25 @@ public sealed record OriginPlan
             ];
         }
 
+        List<OriginProcess> http2Origins = [];
+        var toOrigin = shapes.Where(s => s.Legs.OriginHttp2).ToList();
+        if (toOrigin.Any(s => s.OriginMaxStreams == 0 && (s.Grpc || h2cPort is null)))
+        {
+            http2Origins.Add(new OriginProcess("origin-bundled-h2c", "the h2c", OriginKind.Bundled, 0, Http2Only: true));
+        }
+
+        http2Origins.AddRange(toOrigin.Select(s => s.OriginMaxStreams).Where(limit => limit > 0).Distinct()
+            .Select(limit => new OriginProcess($"origin-bundled-h2c-{limit}streams", $"the h2c ({limit} streams)", OriginKind.Bundled, 0, Http2Only: true, MaxStreams: limit)));
+        var lastPort = new[] { shapesPort, tlsPort ?? 0, bundledPort ?? 0, h2cPort ?? 0 }.Concat(balance.Select(o => o.Port)).Max();
+        for (var i = 0; i < http2Origins.Count; i++)
+        {
+            lastPort = LoopbackPorts.Claim($"{http2Origins[i].Label} origin", lastPort + 1, portMoves, proxyPort);
+            http2Origins[i] = http2Origins[i] with { Port = lastPort };
+        }
+
         return new OriginPlan
         {
+            Http2Origins = http2Origins,
             ShapesOrigin = kind,
             ShapesPort = shapesPort,
             ShapesTlsPort = tlsPort,
@@ -128,6 +172,12 @@ public sealed record OriginPlan
             var port => shapes + $"; the 1 GiB bodies and the WebSocket echo: the bundled Kestrel origin (its /sink counts the upload, /ws echoes) on 127.0.0.1:{port}; "
                 + "each contender is started once per origin and pair of schemes in each round",
         };
+        if (Http2Origins.Count > 0)
+        {
+            described += "; the shapes with HTTP/2 to the origin: " + string.Join(", ", Http2Origins.Select(o => $"{o.Label} = {o.Describe()}"))
+                + (ShapesH2cPort is null ? "" : " (HTTP/2 GETs of the default stream limit: the nginx origin's h2c listener)");
+        }
+
         return Balance.Count == 0
             ? described
             : described + "; the balancing shapes: " + string.Join(", ", Balance.Select(o => $"{o.Label} = {o.Describe()}"))

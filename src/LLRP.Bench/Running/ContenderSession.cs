@@ -78,13 +78,15 @@ public sealed class ContenderSession : IAsyncDisposable
     }
 
     /// <summary>
-    /// Warms up, then measures one shape with wrk, or h2load for an HTTP/2 shape; null (with a note) when it produced no result. For a balancing shape, also how
+    /// Warms up, then measures one shape with wrk, h2load for an HTTP/2 shape, or <see cref="GrpcUnaryLoad"/> for a gRPC one; null (with a note) when it produced no result. For a balancing shape, also how
     /// many requests each of <see cref="Origins.OriginPlan.Balance"/> received during the window.
     /// </summary>
     public async Task<ShapeSample?> MeasureAsync(LoadShape shape, CancellationToken cancellationToken)
     {
         var options = _context.Options;
-        Func<int, LoadShape, int, CancellationToken, Task<(WrkResult? Result, string Output)>> load = shape.IsHttp2 ? _context.H2load.RunAsync : _context.Wrk.RunAsync;
+        Func<int, LoadShape, int, CancellationToken, Task<(WrkResult? Result, string Output)>> load = shape.Grpc ? GrpcUnaryLoad.RunAsync
+            : shape.IsHttp2 ? _context.H2load.RunAsync
+            : _context.Wrk.RunAsync;
         if (options.WarmupSeconds > 0)
         {
             await load(Port, shape, options.WarmupSeconds, cancellationToken);

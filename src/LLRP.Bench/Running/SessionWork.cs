@@ -23,18 +23,21 @@ public sealed record SessionWork(
     /// <summary>
     /// Whether <paramref name="contender"/> is started for this work: several origins need a contender that takes them,
     /// and a contender that differs from another only in its balancing runs nothing else. An HTTP/2 client leg needs a
-    /// contender that speaks h2c, and for direct, an origin listening for h2c.
+    /// contender that speaks h2c, and for direct, an origin listening for h2c; an HTTP/2 origin leg, a contender that speaks
+    /// h2c to origins.
     /// </summary>
     public bool IsFor(Contender contender) => Tcp
         ? contender.TcpOnly || contender.Kind == ContenderKind.Direct
         : !contender.TcpOnly
             && (!Legs.ClientHttp2 || (contender.ClientHttp2Arguments is not null && (contender.Kind != ContenderKind.Direct || DirectPort is not null)))
+            && (Legs.OriginHttp2 ? contender.OriginHttp2Arguments is not null : !contender.OriginHttp2Only)
             && (OriginPorts.Count > 1 ? contender.TakesSeveralOrigins : !contender.BalancingOnly);
 
     /// <summary>
     /// The starts of each contender in a round: the http shapes in front of the shapes' origin, then each pair of schemes
     /// in front of the same origin's TLS port, then the bundled origin for the WebSocket echo and the 1 GiB bodies (one start
-    /// when that is also the shapes' origin), then the balancing shapes in front of <see cref="OriginPlan.Balance"/>.
+    /// when that is also the shapes' origin), then the balancing shapes in front of <see cref="OriginPlan.Balance"/>. The
+    /// shapes with HTTP/2 to the origin go to <see cref="OriginPlan.Http2OriginPort"/>, direct's target the same port.
     /// Idle connections go with the plain start in front of the shapes' origin.
     /// </summary>
     public static List<SessionWork> Plan(OriginPlan origins, IReadOnlyList<LoadShape> shapes, bool largeBodies, bool idle)
@@ -55,12 +58,19 @@ public sealed record SessionWork(
 
         void Update(SessionWork work, Func<SessionWork, SessionWork> change) => works[works.IndexOf(work)] = change(work);
 
-        foreach (var group in shapes.Where(s => !s.IsWebSocket && !s.IsBalance && !s.Tcp).GroupBy(s => s.Legs).OrderBy(g => g.Key.AnyTls))
+        foreach (var group in shapes.Where(s => !s.IsWebSocket && !s.IsBalance && !s.Tcp && !s.Legs.OriginHttp2).GroupBy(s => s.Legs).OrderBy(g => g.Key.AnyTls))
         {
             var legs = group.Key;
             var port = legs.OriginTls ? origins.ShapesTlsPort!.Value : origins.ShapesPort;
             var direct = legs.ClientHttp2 ? origins.ShapesH2cPort : legs.ClientTls ? origins.ShapesTlsPort!.Value : origins.ShapesPort;
             var work = Get([port], direct, legs, shapesOrigin);
+            Update(work, w => w with { Shapes = [.. w.Shapes, .. group] });
+        }
+
+        foreach (var group in shapes.Where(s => s.Legs.OriginHttp2).GroupBy(origins.Http2OriginPort))
+        {
+            var origin = origins.Origins.First(o => o.Port == group.Key || o.H2cPort == group.Key);
+            var work = Get([group.Key], group.Key, group.First().Legs, origin.H2cPort == group.Key ? $"{shapesOrigin} h2c" : origin.Label);
             Update(work, w => w with { Shapes = [.. w.Shapes, .. group] });
         }
 

@@ -234,4 +234,10 @@ public sealed record ProxyOptions
 
     /// <summary>Keys <c>limits.http2.*</c>: the HTTP/2 front end's limits (<see cref="Http2Settings"/>).</summary>
     public Http2Settings Http2 { get; init; } = Http2Settings.Default;
+
+    /// <summary>
+    /// The clusters' <c>HttpClient:EnableMultipleHttp2Connections</c> (true unless set): HTTP/2 requests go to destinations
+    /// through one HttpClient handler for all clusters, so every cluster gives the same value, fixed at start-up.
+    /// </summary>
+    public bool EnableMultipleHttp2Connections { get; init; } = true;
 }

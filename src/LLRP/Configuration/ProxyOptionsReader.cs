@@ -93,6 +93,7 @@ public static class ProxyOptionsReader
             Routing = RoutingOptions.Unread,
         };
         var routing = ReadReverseProxy(configuration, options, configured is not null) ?? RoutingOptionsReader.Implicit(destinations, options);
+        options = options with { EnableMultipleHttp2Connections = routing.Clusters.FirstOrDefault(cluster => !cluster.IsTcp)?.EnableMultipleHttp2Connections ?? true };
         CheckPreserveHost(options, routing);
         CheckClusterSettings(options, routing);
         return options with { Routing = routing, Destinations = reverseProxy ? (routing.Clusters.FirstOrDefault(cluster => !cluster.IsTcp) ?? routing.Clusters[0]).Destinations : destinations };
@@ -135,6 +136,11 @@ public static class ProxyOptionsReader
             if (cluster.DangerousAcceptAnyServerCertificate != options.DownstreamInsecure && options.Mode != ProxyMode.Raw)
             {
                 throw new ProxyConfigurationException($"{key}:HttpClient:DangerousAcceptAnyServerCertificate", cluster.DangerousAcceptAnyServerCertificate ? "true" : "false", $"the value of {ConfigurationKeys.DownstreamInsecure} in the modes over HttpClient, whose handlers share one certificate policy (raw mode takes one per cluster)");
+            }
+
+            if (!cluster.IsTcp && cluster.EnableMultipleHttp2Connections != options.EnableMultipleHttp2Connections)
+            {
+                throw new ProxyConfigurationException($"{key}:HttpClient:EnableMultipleHttp2Connections", cluster.EnableMultipleHttp2Connections ? "true" : "false", $"{(options.EnableMultipleHttp2Connections ? "true" : "false")}, as every other cluster and as at start-up: HTTP/2 requests go to destinations through one HttpClient handler for all clusters");
             }
         }
     }

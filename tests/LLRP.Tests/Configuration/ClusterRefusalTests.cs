@@ -42,6 +42,7 @@ public sealed class ClusterRefusalTests
     [InlineData(Cluster + ":SessionAffinity:Cookie:HttpOnly", "\"no\"")]
     [InlineData(Cluster + ":SessionAffinity:Cookie:IsEssential", "\"maybe\"")]
     [InlineData(Cluster + ":HttpClient:DangerousAcceptAnyServerCertificate", "\"0\"")]
+    [InlineData(Cluster + ":HttpClient:EnableMultipleHttp2Connections", "\"several\"")]
     public void Read_BadBool_Refused(string key, string value) => Refused(key, value, "true or false");
 
     [Theory]
@@ -75,7 +76,6 @@ public sealed class ClusterRefusalTests
     [InlineData(Cluster + ":HttpClient:WebProxy", """{ "Address": "http://proxy.test" }""")]
     [InlineData(Cluster + ":HttpClient:RequestHeaderEncoding", "\"Latin1\"")]
     [InlineData(Cluster + ":HttpClient:ResponseHeaderEncoding", "\"Latin1\"")]
-    [InlineData(Cluster + ":HttpClient:EnableMultipleHttp2Connections", "true")]
     [InlineData(Cluster + ":HttpRequest:AllowResponseBuffering", "false")]
     [InlineData(Cluster + ":Destinations:one:Health", "\"http://one.test:9000/\"")]
     public void Read_YarpKeyLlrpLacks_NotSupported(string key, string value) => Refused(key, value, "not supported by LLRP");

@@ -106,4 +106,22 @@ public sealed class StartupReportTests
         Assert.Contains(" tls.downstreamInsecure=true", report, StringComparison.Ordinal);
         Assert.Contains("\n  WARNING: tls.downstreamInsecure=true: the certificates of https destinations are not validated", report, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("false", "HTTP/2 to destinations on one connection per destination (EnableMultipleHttp2Connections false)")]
+    [InlineData("true", "HTTP/2 to destinations on several connections when one's streams are all in use")]
+    public void Describe_Http2Cluster_SaysHowManyConnectionsPerDestination(string multiple, string expected)
+    {
+        var options = ConfiguredOptions.Read(
+            ("ReverseProxy:Routes:all:ClusterId", "h2"),
+            ("ReverseProxy:Routes:all:Match:Path", "{**rest}"),
+            ("ReverseProxy:Clusters:h2:Destinations:one:Address", "http://127.0.0.1:8081"),
+            ("ReverseProxy:Clusters:h2:HttpRequest:Version", "2"),
+            ("ReverseProxy:Clusters:h2:HttpClient:EnableMultipleHttp2Connections", multiple));
+
+        var report = StartupReport.Describe(options, ["http://127.0.0.1:8080"], [], [], transportQueues: 2);
+
+        Assert.Contains("  cluster h2: ", report, StringComparison.Ordinal);
+        Assert.Contains(expected, report, StringComparison.Ordinal);
+    }
 }

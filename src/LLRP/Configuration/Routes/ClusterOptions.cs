@@ -45,6 +45,13 @@ public sealed record ClusterOptions(
     /// <summary>How strictly <see cref="HttpVersion"/> is asked (<c>HttpRequest:VersionPolicy</c>, YARP's meanings).</summary>
     public HttpVersionPolicy VersionPolicy { get; init; } = HttpVersionPolicy.RequestVersionOrLower;
 
+    /// <summary>
+    /// Whether a destination's HTTP/2 connection whose streams are all in use is joined by another
+    /// (<c>HttpClient:EnableMultipleHttp2Connections</c>, YARP's default true); false: requests wait for a stream of one
+    /// connection, capped at the destination's <c>SETTINGS_MAX_CONCURRENT_STREAMS</c>.
+    /// </summary>
+    public bool EnableMultipleHttp2Connections { get; init; } = true;
+
     /// <summary>The PROXY protocol header sent first on each upstream connection to its destinations (<c>Metadata:Llrp.ProxyProtocol</c>); none unless given.</summary>
     public ProxyProtocolVersion ProxyProtocol { get; init; }
 

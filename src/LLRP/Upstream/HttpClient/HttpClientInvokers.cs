@@ -59,7 +59,7 @@ internal sealed class HttpClientInvokers : IDisposable
         MaxResponseHeadersLength = (options.MaxResponseHeadersTotalSize + 1023) / 1024,
         RequestHeaderEncodingSelector = static (_, _) => Encoding.Latin1,
         MaxResponseDrainSize = 0,
-        EnableMultipleHttp2Connections = true,
+        EnableMultipleHttp2Connections = options.EnableMultipleHttp2Connections,
         ConnectCallback = (context, cancellationToken) => CountedNetworkStream.ConnectAsync(context, metrics, cancellationToken),
     });
 

@@ -15,7 +15,6 @@ internal static class ClusterReader
     private static readonly Dictionary<string, string> UnsupportedHttpClient = new(StringComparer.OrdinalIgnoreCase)
     {
         ["SslProtocols"] = "TLS versions are the system's",
-        ["EnableMultipleHttp2Connections"] = "HTTP/2 to destinations comes later",
         ["RequestHeaderEncoding"] = "header values are ASCII",
         ["ResponseHeaderEncoding"] = "header values are ASCII",
         ["WebProxy"] = "destinations are reached directly",
@@ -42,7 +41,7 @@ internal static class ClusterReader
             throw SectionValue.Error(affinitySection, "no SessionAffinity in a cluster of tcp:// destinations: its connections carry no cookie or header to be bound by");
         }
 
-        var (maxConnections, acceptAnyCertificate) = ReadHttpClient(cluster.GetSection("HttpClient"), defaults);
+        var (maxConnections, acceptAnyCertificate, multipleHttp2Connections) = ReadHttpClient(cluster.GetSection("HttpClient"), defaults);
         var (activityTimeout, version, versionPolicy) = ReadHttpRequest(cluster.GetSection("HttpRequest"));
         var responseHeadersTimeout = activityTimeout ?? defaults.ResponseHeadersTimeout;
         var queueTimeoutMs = SectionValue.Int(metadata.GetSection(ReverseProxyKeys.QueueTimeout), 1);
@@ -63,6 +62,7 @@ internal static class ClusterReader
         {
             HttpVersion = version,
             VersionPolicy = versionPolicy,
+            EnableMultipleHttp2Connections = multipleHttp2Connections,
             ProxyProtocol = ReadProxyProtocol(metadata.GetSection(ReverseProxyKeys.ProxyProtocol), destinations[0].Endpoint.IsTcp),
         };
     }
@@ -80,13 +80,19 @@ internal static class ClusterReader
             : throw SectionValue.Error(section, "v1 or v2 in a cluster of tcp:// destinations only: LLRP does not send the PROXY protocol to http(s):// destinations yet");
     }
 
-    private static (int MaxConnections, bool AcceptAnyCertificate) ReadHttpClient(IConfigurationSection httpClient, ProxyOptions defaults)
+    /// <summary>
+    /// <c>MaxConnectionsPerServer</c>, <c>DangerousAcceptAnyServerCertificate</c> and <c>EnableMultipleHttp2Connections</c>
+    /// (YARP's meaning and default, true: a destination's HTTP/2 connection that has as many streams open as the destination
+    /// allows is joined by another, instead of the request waiting for a stream; seed 002).
+    /// </summary>
+    private static (int MaxConnections, bool AcceptAnyCertificate, bool MultipleHttp2Connections) ReadHttpClient(IConfigurationSection httpClient, ProxyOptions defaults)
     {
-        SectionValue.Children(httpClient, "a section with DangerousAcceptAnyServerCertificate, MaxConnectionsPerServer");
-        SectionKeys.Check(httpClient, ["DangerousAcceptAnyServerCertificate", "MaxConnectionsPerServer"], UnsupportedHttpClient);
+        SectionValue.Children(httpClient, "a section with DangerousAcceptAnyServerCertificate, EnableMultipleHttp2Connections, MaxConnectionsPerServer");
+        SectionKeys.Check(httpClient, ["DangerousAcceptAnyServerCertificate", "EnableMultipleHttp2Connections", "MaxConnectionsPerServer"], UnsupportedHttpClient);
         return (
             SectionValue.Int(httpClient.GetSection("MaxConnectionsPerServer"), 1) ?? defaults.MaxConnectionsPerDestination,
-            SectionValue.Bool(httpClient.GetSection("DangerousAcceptAnyServerCertificate")) ?? defaults.DownstreamInsecure);
+            SectionValue.Bool(httpClient.GetSection("DangerousAcceptAnyServerCertificate")) ?? defaults.DownstreamInsecure,
+            SectionValue.Bool(httpClient.GetSection("EnableMultipleHttp2Connections")) ?? true);
     }
 
     /// <summary>
