@@ -15,8 +15,9 @@
 # usage: scripts/haproxy.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081[,127.0.0.1:8082...] --dir DIR
 #                           [--threads N] [--balance roundrobin|leastconn|...]
 #                           [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR] [--proto h2]
-#                           [--mode http|tcp]
+#                           [--mode http|tcp] [--splice]
 # --mode tcp relays bytes (mode tcp: no HTTP, no forwardfor, no reuse; TLS options do not apply).
+# --splice (mode tcp) adds option splice-auto: HAProxy moves the bytes with splice(2) when it judges it worth it.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -30,6 +31,7 @@ downstream_scheme=http
 tls_cert=""
 proto=""
 mode=http
+splice=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --listen) listen="$2"; shift 2 ;;
@@ -42,6 +44,7 @@ while [[ $# -gt 0 ]]; do
     --tls-cert) tls_cert="$2"; shift 2 ;;
     --proto) proto="$2"; shift 2 ;;
     --mode) mode="$2"; shift 2 ;;
+    --splice) splice=$'\n    option splice-auto'; shift ;;
     *) echo "haproxy.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -85,7 +88,7 @@ defaults
     mode tcp
     timeout connect 5s
     timeout client 60s
-    timeout server 60s
+    timeout server 60s$splice
 
 frontend proxy
     bind $listen

@@ -29,8 +29,10 @@ public sealed record BenchOptions
                                haproxy-leastconn, nginx-leastconn, nginx-p2c), which run nothing else. Only when
                                named too: tcp-long and tcp-short, GET 10 B with 32 connections through a TCP relay,
                                keep-alive or Connection: close (one TCP connection per request), run by direct and the
-                               TCP relays llrp-tcp (a TCP route), haproxy-tcp (mode tcp) and nginx-stream, which run
-                               nothing else
+                               TCP relays llrp-tcp (a TCP route), haproxy-tcp (mode tcp), haproxy-tcp-splice (mode
+                               tcp, option splice-auto) and nginx-stream, which run nothing else; with them the TCP
+                               relays also move the 1 GiB bodies (tcp-1gib) and hold the idle connections, and when
+                               every shape is a TCP shape, only they (and direct) do
           --unpinned           do not pin the proxy to core 0 and origin + load to core 1
           --no-large-bodies    skip the 1 GiB download and upload
           --origin nginx|bundled

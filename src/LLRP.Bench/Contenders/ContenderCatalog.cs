@@ -101,6 +101,7 @@ public static class ContenderCatalog
                     "--Logging:LogLevel:Default=Warning",
                 ]) with { OriginTemplate = $"tcp://{Contender.OriginToken}" }),
             TcpRelay(Native(options, "haproxy-tcp", "HAProxy, nbthread 1, mode tcp", "haproxy", listen, "roundrobin (HAProxy's default)")),
+            TcpRelay(Native(options, "haproxy-tcp-splice", "HAProxy, nbthread 1, mode tcp, option splice-auto", "haproxy", listen, "roundrobin (HAProxy's default)", "--splice")),
             TcpRelay(Native(options, "nginx-stream", "nginx, 1 worker, stream module (proxy_pass to the origin)", "nginx", listen, "round robin (nginx's default)")),
         ];
         return options.BaselineRef is { } reference ? [.. contenders, .. AtRevision(contenders, options, reference)] : contenders;
