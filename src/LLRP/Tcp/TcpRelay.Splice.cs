@@ -9,7 +9,7 @@ namespace LLRP.Tcp;
 
 /// <summary>
 /// The spliced relay, one loop each way: wait until the source is readable (a zero-byte receive, no buffer), take a pipe,
-/// splice source → pipe → destination until the source has nothing more, give the pipe back. The bytes never enter the
+/// splice source → pipe → destination while the pipe fills, give the pipe back. The bytes never enter the
 /// process, and an idle relay holds no pipe and no buffer. When the destination cannot take more, the bytes in the pipe
 /// are read out and sent with the socket's send (which waits), and the splices go on.
 /// </summary>
@@ -66,6 +66,8 @@ internal sealed partial class TcpRelay
                     var moved = Splice(from, pipe.WriteEnd, SplicePipe.Capacity, toSocket: false);
                     if (moved == 0)
                     {
+                        _pipes.Return(pipe);
+                        pipe = null;
                         onSource = false;
                         to.Shutdown(SocketShutdown.Send);
                         return;
@@ -105,6 +107,13 @@ internal sealed partial class TcpRelay
                     }
 
                     Moved(fromClient, moved);
+                    if (moved < SplicePipe.Capacity)
+                    {
+                        // Less than a pipeful: the source was most likely drained, and the wait's receive finds out for
+                        // one system call as a splice would.
+                        break;
+                    }
+
                     if (turn % SplicesPerTurn == 0)
                     {
                         await Task.Yield();
