@@ -39,6 +39,11 @@ internal static class TcpEndpoints
         services.AddSingleton<TcpMetrics>();
         services.AddSingleton<TcpRelayTracker>();
         services.AddSingleton(provider => new TcpUpstreamConnector(provider.GetRequiredService<FailureLog>()));
+        if (Spliced(options))
+        {
+            services.AddSingleton<WritableWaiter>();
+        }
+
         services.AddSingleton(provider => new TcpServices(
             provider.GetRequiredService<Routing.Router>(),
             new Routing.RoutingServices(provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<FailureLog>(), options.RetryUnsentAnyMethod),
@@ -47,7 +52,8 @@ internal static class TcpEndpoints
             provider.GetRequiredService<TcpRelayTracker>(),
             options.AccessLog is null ? null : new TcpAccessLog(provider.GetRequiredService<AccessLogWriter>(), options.AccessLogFormat),
             new TcpLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Tcp")),
-            new SplicePipePool()));
+            new SplicePipePool(),
+            provider.GetService<WritableWaiter>()));
     }
 
     /// <summary>

@@ -10,8 +10,8 @@ namespace LLRP.Tcp;
 /// <summary>
 /// The spliced relay, one loop each way: wait until the source is readable (a zero-byte receive, no buffer), take a pipe,
 /// splice source → pipe → destination while the pipe fills, give the pipe back. The bytes never enter the
-/// process, and an idle relay holds no pipe and no buffer. When the destination cannot take more, the bytes in the pipe
-/// are read out and sent with the socket's send (which waits), and the splices go on.
+/// process, and an idle relay holds no pipe and no buffer. When the destination cannot take more, the bytes stay in the
+/// pipe until it has room (<see cref="WritableWaiter"/>), and the splices go on.
 /// </summary>
 internal sealed partial class TcpRelay
 {
@@ -19,6 +19,7 @@ internal sealed partial class TcpRelay
     private const int SplicesPerTurn = 16;
 
     private readonly SplicePipePool _pipes;
+    private readonly WritableWaiter? _writable;
     private readonly bool _spliced;
 
     /// <param name="fromClient">Whether <paramref name="from"/> is the client's socket.</param>
@@ -102,8 +103,7 @@ internal sealed partial class TcpRelay
                             return;
                         }
 
-                        await SendFromPipeAsync(pipe, (int)pending, to);
-                        pending = 0;
+                        await _writable!.WaitAsync(to);
                     }
 
                     Moved(fromClient, moved);
@@ -168,30 +168,6 @@ internal sealed partial class TcpRelay
             {
                 handle.DangerousRelease();
             }
-        }
-    }
-
-    /// <summary>The destination cannot take more now: the <paramref name="pending"/> bytes in the pipe are read out and sent, the send waiting for room.</summary>
-    private static async Task SendFromPipeAsync(SplicePipe pipe, int pending, Socket to)
-    {
-        var buffer = ArrayPool<byte>.Shared.Rent(pending);
-        try
-        {
-            while (pending > 0)
-            {
-                var read = pipe.Read(buffer.AsSpan(0, pending));
-                if (read <= 0)
-                {
-                    throw new InvalidOperationException($"A relay's pipe gave {read} of the {pending} bytes it holds (error {Marshal.GetLastPInvokeError()}).");
-                }
-
-                await to.SendAsync(buffer.AsMemory(0, read), SocketFlags.None);
-                pending -= read;
-            }
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
         }
     }
 

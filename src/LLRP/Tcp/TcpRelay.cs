@@ -36,7 +36,8 @@ internal sealed partial class TcpRelay
     private bool _sendingToClient;
 
     /// <param name="pipes">Where a spliced relay takes its pipes; a <see cref="TcpRouteConnection"/> client is relayed with splice.</param>
-    public TcpRelay(ConnectionContext client, Socket upstream, TimeSpan idleTimeout, SplicePipePool pipes)
+    /// <param name="writable">Where a spliced relay waits for a full destination; required with a <see cref="TcpRouteConnection"/> client.</param>
+    public TcpRelay(ConnectionContext client, Socket upstream, TimeSpan idleTimeout, SplicePipePool pipes, WritableWaiter? writable)
     {
         _client = client;
         _clientSocket = client.Features.Get<IConnectionSocketFeature>()?.Socket
@@ -45,6 +46,7 @@ internal sealed partial class TcpRelay
         _idleMs = (long)idleTimeout.TotalMilliseconds;
         _pipes = pipes;
         _spliced = client is TcpRouteConnection;
+        _writable = writable ?? (_spliced ? throw new ArgumentNullException(nameof(writable), "A spliced relay waits for a full destination.") : null);
         if (_spliced)
         {
             // A splice on a blocking socket would hold its thread: both are non-blocking, waited on with zero-byte receives.

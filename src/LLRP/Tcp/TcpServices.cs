@@ -13,4 +13,5 @@ namespace LLRP.Tcp;
 /// <param name="AccessLog">One line per connection; null when the access log is off.</param>
 /// <param name="Log">Refused PROXY protocol headers are logged here.</param>
 /// <param name="Pipes">The spliced relays' pipes.</param>
-internal sealed record TcpServices(Router Router, RoutingServices Routing, TcpMetrics Metrics, TcpUpstreamConnector Connector, TcpRelayTracker Relays, TcpAccessLog? AccessLog, TcpLog Log, SplicePipePool Pipes);
+/// <param name="Writable">Where spliced relays wait for a full destination; null when TCP routes do not splice.</param>
+internal sealed record TcpServices(Router Router, RoutingServices Routing, TcpMetrics Metrics, TcpUpstreamConnector Connector, TcpRelayTracker Relays, TcpAccessLog? AccessLog, TcpLog Log, SplicePipePool Pipes, WritableWaiter? Writable);

@@ -1,4 +1,3 @@
-using System.Runtime.InteropServices;
 using LLRP.Transport.Epoll;
 
 namespace LLRP.Tcp.Splice;
@@ -27,16 +26,6 @@ internal sealed unsafe class SplicePipe
     {
         var fds = stackalloc int[2];
         return LinuxCalls.Pipe(fds, LinuxCalls.ONonblock | LinuxCalls.OCloexec) == 0 ? new SplicePipe(fds[0], fds[1]) : null;
-    }
-
-    /// <summary>Reads bytes left in the pipe into <paramref name="buffer"/>.</summary>
-    /// <returns>The bytes read, or -1 with the error in <see cref="Marshal.GetLastPInvokeError"/>.</returns>
-    public int Read(Span<byte> buffer)
-    {
-        fixed (byte* bytes = buffer)
-        {
-            return (int)LinuxCalls.Read(ReadEnd, bytes, (nuint)buffer.Length);
-        }
     }
 
     public void Close()
