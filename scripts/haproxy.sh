@@ -17,7 +17,8 @@
 #                           [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR] [--proto h2]
 #                           [--mode http|tcp] [--splice]
 # --mode tcp relays bytes (mode tcp: no HTTP, no forwardfor, no reuse; TLS options do not apply).
-# --splice (mode tcp) adds option splice-auto: HAProxy moves the bytes with splice(2) when it judges it worth it.
+# --splice (mode tcp) adds option splice-auto: HAProxy moves the bytes with splice(2) when it judges it worth it; maxconn
+# is then two fifths of the open-file limit, room left for its pipes.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -70,6 +71,8 @@ esac
 nofile="$(ulimit -Hn)"
 [[ $nofile == unlimited || $nofile -gt 65536 ]] && nofile=65536
 maxconn=$(((nofile - 100) / 2))
+# With splice, HAProxy also keeps pipes (maxpipes, maxconn/4 by default, two descriptors each).
+[[ -n $splice ]] && maxconn=$(((nofile - 100) * 2 / 5))
 IFS=, read -r -a servers <<< "$downstream"
 [[ ${#servers[@]} -gt 0 ]] || { echo "haproxy.sh: --downstream names no origin" >&2; exit 2; }
 server_lines=""
