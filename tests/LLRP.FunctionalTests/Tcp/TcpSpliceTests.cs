@@ -62,4 +62,39 @@ public sealed class TcpSpliceTests
         Assert.Equal(payload.Length, received.Length);
         Assert.Equal(SHA256.HashData(payload), SHA256.HashData(received.ToArray()));
     }
+
+    /// <summary>
+    /// A client that reads in small pieces fills its socket: the relay waits for room with the bytes in its pipe, and every
+    /// byte still arrives, in order, followed by the destination's end of stream.
+    /// </summary>
+    [Fact]
+    public async Task Download_32MiB_ClientReadsInSmallPieces_SameBytesThenEnd()
+    {
+        await using var origin = TcpOrigin.Manual();
+        await using var proxy = await TcpProxy.StartAsync("", "", [origin.Address]);
+        using var client = await proxy.ConnectAsync();
+        using var upstream = await origin.AcceptAsync();
+
+        var payload = new byte[32 * 1024 * 1024];
+        new Random(32).NextBytes(payload);
+        var sending = Task.Run(async () =>
+        {
+            await upstream.SendAsync(payload, SocketFlags.None);
+            upstream.Shutdown(SocketShutdown.Send);
+        });
+        var received = new MemoryStream();
+        await Deadline.RunAsync(async token =>
+        {
+            var buffer = new byte[1024];
+            int n;
+            while ((n = await client.ReceiveAsync(buffer, SocketFlags.None, token)) > 0)
+            {
+                received.Write(buffer, 0, n);
+            }
+        }, "32 MiB read 1 KiB at a time");
+        await sending;
+
+        Assert.Equal(payload.Length, received.Length);
+        Assert.Equal(SHA256.HashData(payload), SHA256.HashData(received.ToArray()));
+    }
 }
