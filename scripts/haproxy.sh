@@ -15,10 +15,12 @@
 # usage: scripts/haproxy.sh --listen 127.0.0.1:8080 --downstream 127.0.0.1:8081[,127.0.0.1:8082...] --dir DIR
 #                           [--threads N] [--balance roundrobin|leastconn|...]
 #                           [--scheme http|https] [--downstream-scheme http|https] [--tls-cert DIR] [--proto h2]
-#                           [--mode http|tcp] [--downstream-proto h2]
+#                           [--mode http|tcp] [--downstream-proto h2] [--splice]
 # --downstream-proto h2 speaks HTTP/2 to the origins (server … proto h2: h2c with prior knowledge over http), for gRPC
 # and the HTTP/2-to-origin rows; HTTP/1.1 to them otherwise.
 # --mode tcp relays bytes (mode tcp: no HTTP, no forwardfor, no reuse; TLS options do not apply).
+# --splice (mode tcp) adds option splice-auto: HAProxy moves the bytes with splice(2) when it judges it worth it; maxconn
+# is then two fifths of the open-file limit, room left for its pipes.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,6 +35,7 @@ tls_cert=""
 proto=""
 mode=http
 downstream_proto=""
+splice=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --listen) listen="$2"; shift 2 ;;
@@ -46,6 +49,7 @@ while [[ $# -gt 0 ]]; do
     --proto) proto="$2"; shift 2 ;;
     --mode) mode="$2"; shift 2 ;;
     --downstream-proto) downstream_proto="$2"; shift 2 ;;
+    --splice) splice=$'\n    option splice-auto'; shift ;;
     *) echo "haproxy.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -76,6 +80,8 @@ esac
 nofile="$(ulimit -Hn)"
 [[ $nofile == unlimited || $nofile -gt 65536 ]] && nofile=65536
 maxconn=$(((nofile - 100) / 2))
+# With splice, HAProxy also keeps pipes (maxpipes, maxconn/4 by default, two descriptors each).
+[[ -n $splice ]] && maxconn=$(((nofile - 100) * 2 / 5))
 IFS=, read -r -a servers <<< "$downstream"
 [[ ${#servers[@]} -gt 0 ]] || { echo "haproxy.sh: --downstream names no origin" >&2; exit 2; }
 server_lines=""
@@ -94,7 +100,7 @@ defaults
     mode tcp
     timeout connect 5s
     timeout client 60s
-    timeout server 60s
+    timeout server 60s$splice
 
 frontend proxy
     bind $listen

@@ -29,8 +29,11 @@ public sealed record BenchOptions
                                haproxy-leastconn, nginx-leastconn, nginx-p2c), which run nothing else. Only when
                                named too: tcp-long and tcp-short, GET 10 B with 32 connections through a TCP relay,
                                keep-alive or Connection: close (one TCP connection per request), run by direct and the
-                               TCP relays llrp-tcp (a TCP route), haproxy-tcp (mode tcp) and nginx-stream, which run
-                               nothing else. Only when named too, HTTP/2 on both legs (h2c): h2h2-get-10b-c32m10
+                               TCP relays llrp-tcp (a TCP route), haproxy-tcp (mode tcp), haproxy-tcp-splice (mode
+                               tcp, option splice-auto) and nginx-stream, which run nothing else; with them the TCP
+                               relays also move the 1 GiB bodies (tcp-1gib) and hold the idle connections, and when
+                               every shape is a TCP shape, only they (and direct) do. Only when named too, HTTP/2 on
+                               both legs (h2c): h2h2-get-10b-c32m10
                                (h2load -c 32 -m 10 to the nginx origin's h2c listener), grpc-unary-c32 (Grpc.Net.Client
                                in the runner, 4 channels x 8 calls in flight, to the bundled origin's gRPC Echo on an
                                h2c-only listener) and h2scale-c1m100 (h2load -c 1 -m 100 to a bundled h2c origin allowing
@@ -50,8 +53,8 @@ public sealed record BenchOptions
           --no-idle            skip the idle connections
           --proxy-port P       port of the contender under test (default 8080)
           --origin-port P      port of the origin (default 8081; the large bodies' bundled origin takes the next free one)
-          --baseline-ref REF   also run llrp-raw-perclient, llrp-raw-pooled, llrp-httpclient and llrp-httpclient-httpcontext
-                               built from git REF
+          --baseline-ref REF   also run llrp-raw-perclient, llrp-raw-pooled, llrp-httpclient, llrp-httpclient-httpcontext
+                               and llrp-tcp built from git REF
                                (bench.sh builds it), as <name>@REF: a before/after in the same run (with --only,
                                name them there too; --quick leaves them out)
           --repo DIR           repository root (bench.sh passes it)

@@ -34,7 +34,7 @@ public static class ContenderCatalog
     private static readonly Dictionary<string, string> _tieredEnvironment = new(_dotNetEnvironment) { ["DOTNET_TieredCompilation"] = "1" };
 
     /// <summary>The contenders of <c>--baseline-ref</c>: these, built from the given revision.</summary>
-    private static readonly string[] _atBaselineRef = ["llrp-raw-perclient", "llrp-raw-pooled", "llrp-httpclient", "llrp-httpclient-httpcontext"];
+    private static readonly string[] _atBaselineRef = ["llrp-raw-perclient", "llrp-raw-pooled", "llrp-httpclient", "llrp-httpclient-httpcontext", "llrp-tcp"];
 
     /// <param name="options">Where the builds are and where generated configs go.</param>
     /// <param name="proxyPort">Where the contender listens; the origins are <see cref="Contender.OriginsToken"/> in the arguments.</param>
@@ -102,6 +102,7 @@ public static class ContenderCatalog
                     "--Logging:LogLevel:Default=Warning",
                 ]) with { OriginTemplate = $"tcp://{Contender.OriginToken}" }),
             TcpRelay(Native(options, "haproxy-tcp", "HAProxy, nbthread 1, mode tcp", "haproxy", listen, "roundrobin (HAProxy's default)")),
+            TcpRelay(WithArguments(Native(options, "haproxy-tcp-splice", "HAProxy, nbthread 1, mode tcp, option splice-auto", "haproxy", listen, "roundrobin (HAProxy's default)"), "--splice")),
             TcpRelay(Native(options, "nginx-stream", "nginx, 1 worker, stream module (proxy_pass to the origin)", "nginx", listen, "round robin (nginx's default)")),
         ];
         return options.BaselineRef is { } reference ? [.. contenders, .. AtRevision(contenders, options, reference)] : contenders;
@@ -180,6 +181,9 @@ public static class ContenderCatalog
         Balancing = null,
         TcpOnly = true,
     };
+
+    /// <summary>A contender with <paramref name="more"/> arguments after its own.</summary>
+    private static Contender WithArguments(Contender contender, params string[] more) => contender with { Arguments = [.. contender.Arguments, .. more] };
 
     /// <summary>A variant of a contender that differs in how it balances only, so it runs only the shapes with several origins.</summary>
     private static Contender Balanced(Contender contender, string policy) => contender with { Balancing = policy, BalancingOnly = true };

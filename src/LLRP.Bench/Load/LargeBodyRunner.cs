@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Security.Cryptography;
 using LLRP.Bench.Processes;
 using LLRP.Bench.Results;
 
@@ -7,7 +8,7 @@ namespace LLRP.Bench.Load;
 /// <summary>
 /// Moves 1 GiB through a contender with curl: a download of <c>/?s=1073741824</c> to /dev/null, and an upload
 /// of a sparse 1 GiB file to <c>/sink</c> (streamed with <c>-T</c>, no <c>Expect: 100-continue</c>), whose answer
-/// states how many bytes the origin received.
+/// states how many bytes the origin received and their SHA-256, checked against the file's.
 /// </summary>
 /// <param name="uploadFile">Where the 1 GiB upload file is kept between runs.</param>
 /// <param name="cpus">The <c>taskset -c</c> list for curl, or null when unpinned.</param>
@@ -16,6 +17,8 @@ public sealed class LargeBodyRunner(string uploadFile, string? cpus)
     public const long Size = 1L << 30;
 
     private static readonly TimeSpan _timeout = TimeSpan.FromMinutes(2);
+
+    private string? _uploadHash;
 
     /// <summary>Bytes moved, seconds taken, and an error (null when a 200 carried exactly 1 GiB).</summary>
     public async Task<(long Bytes, double Seconds, string? Error)> RunAsync(
@@ -51,10 +54,22 @@ public sealed class LargeBodyRunner(string uploadFile, string? cpus)
         var error = result.ExitCode != 0 ? $"curl exited with code {result.ExitCode}: {result.StandardError.Trim()}"
             : stats[0] != "200" ? $"status {stats[0]}"
             : bytes != Size ? $"{bytes} bytes moved"
-            : direction == TransferDirection.Upload && lines[0].Split(' ')[0] != Size.ToString(CultureInfo.InvariantCulture)
+            : direction == TransferDirection.Upload && lines[0] != $"{Size.ToString(CultureInfo.InvariantCulture)} {UploadHash()}"
                 ? $"origin received '{lines[0]}'"
             : null;
         return (bytes, seconds, error);
+    }
+
+    /// <summary>The upload file's SHA-256 in lowercase hex, as <c>/sink</c> states it; computed once.</summary>
+    private string UploadHash()
+    {
+        if (_uploadHash is null)
+        {
+            using var stream = File.OpenRead(EnsureUploadFile());
+            _uploadHash = Convert.ToHexStringLower(SHA256.HashData(stream));
+        }
+
+        return _uploadHash;
     }
 
     private string EnsureUploadFile()

@@ -38,7 +38,9 @@ public sealed record SessionWork(
     /// in front of the same origin's TLS port, then the bundled origin for the WebSocket echo and the 1 GiB bodies (one start
     /// when that is also the shapes' origin), then the balancing shapes in front of <see cref="OriginPlan.Balance"/>. The
     /// shapes with HTTP/2 to the origin go to <see cref="OriginPlan.Http2OriginPort"/>, direct's target the same port.
-    /// Idle connections go with the plain start in front of the shapes' origin.
+    /// Idle connections go with the plain start in front of the shapes' origin. With TCP shapes, the TCP relays (and direct)
+    /// get the idle connections and the 1 GiB bodies too (the <c>tcp-1gib</c> and idle rows): when every shape is a TCP
+    /// shape, only they do.
     /// </summary>
     public static List<SessionWork> Plan(OriginPlan origins, IReadOnlyList<LoadShape> shapes, bool largeBodies, bool idle)
     {
@@ -74,13 +76,14 @@ public sealed record SessionWork(
             Update(work, w => w with { Shapes = [.. w.Shapes, .. group] });
         }
 
-        if (idle)
+        var tcpOnly = shapes.All(s => s.Tcp);
+        if (idle && !tcpOnly)
         {
             var work = Get([origins.ShapesPort], origins.ShapesPort, Legs.Plain, shapesOrigin);
             Update(work, w => w with { IdleConnections = true });
         }
 
-        if (origins.BundledPort is { } bundled)
+        if (origins.BundledPort is { } bundled && !tcpOnly)
         {
             var echo = shapes.Where(s => s.IsWebSocket).ToList();
             var work = Get([bundled], bundled, Legs.Plain, "bundled");
@@ -95,7 +98,12 @@ public sealed record SessionWork(
 
         if (shapes.Any(s => s.Tcp))
         {
-            works.Add(new SessionWork([origins.ShapesPort], origins.ShapesPort, Legs.Plain, [.. shapes.Where(s => s.Tcp)], false, false, shapesOrigin, Tcp: true));
+            var bodies = largeBodies && origins.BundledPort == origins.ShapesPort;
+            works.Add(new SessionWork([origins.ShapesPort], origins.ShapesPort, Legs.Plain, [.. shapes.Where(s => s.Tcp)], bodies, idle, shapesOrigin, Tcp: true));
+            if (largeBodies && !bodies && origins.BundledPort is { } tcpBundled)
+            {
+                works.Add(new SessionWork([tcpBundled], tcpBundled, Legs.Plain, [], true, false, "bundled", Tcp: true));
+            }
         }
 
         return [.. works.Where(w => w.Shapes.Count > 0 || w.LargeBodies || w.IdleConnections)];

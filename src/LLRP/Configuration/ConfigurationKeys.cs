@@ -52,6 +52,7 @@ public static class ConfigurationKeys
     public const string InlineScheduling = "transport.inlineScheduling";
     public const string InlineCompletions = "transport.inlineCompletions";
     public const string Transport = "transport";
+    public const string TcpSplice = "tcp.splice";
     public const string TasksPooling = "tasks.pooling";
     public const string CertificatePath = "tls.certificatePath";
     public const string CertificatePassword = "tls.certificatePassword";

@@ -189,6 +189,14 @@ public sealed record ProxyOptions
     public bool InlineCompletions { get; init; } = true;
 
     /// <summary>
+    /// Key <c>tcp.splice</c>: on Linux, TCP routes listen on sockets of their own and relay with <c>splice(2)</c>, socket →
+    /// pipe → socket, the bytes never copied through the process (Kestrel's sockets transport keeps a receive pending on
+    /// its connections, so a splice from them would race with it). On by default; off, or on other systems, TCP routes
+    /// relay through Kestrel's sockets transport with a copy loop.
+    /// </summary>
+    public bool TcpSplice { get; init; } = true;
+
+    /// <summary>
     /// Key <c>tasks.pooling</c>: the request path's async methods reuse their state-machine boxes, kept per thread and
     /// method up to a bound and emptied at each gen2 collection (<c>Tasks/BoxPool</c>). On by default: off,
     /// each suspension allocates a box, as with the runtime's default builder.

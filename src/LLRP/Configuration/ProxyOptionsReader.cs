@@ -79,6 +79,7 @@ public static class ProxyOptionsReader
             InlineScheduling = ReadBool(configuration, ConfigurationKeys.InlineScheduling, defaults.InlineScheduling),
             InlineCompletions = ReadBool(configuration, ConfigurationKeys.InlineCompletions, defaults.InlineCompletions),
             Transport = ReadTransport(configuration, defaults.Transport),
+            TcpSplice = ReadBool(configuration, ConfigurationKeys.TcpSplice, defaults.TcpSplice),
             TasksPooling = ReadBool(configuration, ConfigurationKeys.TasksPooling, defaults.TasksPooling),
             ShutdownTimeout = ReadMilliseconds(configuration, ConfigurationKeys.ShutdownTimeoutMs, defaults.ShutdownTimeout),
             CertificatePath = ReadPath(configuration, ConfigurationKeys.CertificatePath),

@@ -96,6 +96,7 @@ public static class ProxyHost
             }
         });
         TransportServices.Add(builder.Services, options);
+        TcpEndpoints.AddTransport(builder.Services, options);
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
             kestrel.AddServerHeader = false;

@@ -110,6 +110,7 @@ public static class StartupReport
                     .Append(", idle timeout ").Append(Milliseconds(route.IdleTimeout))
                     .Append(", connect timeout ").Append(Milliseconds(route.ConnectTimeout))
                     .Append(", max connections ").Append(Unlimited(route.MaxConnections))
+                    .Append(", relay ").Append(TcpEndpoints.Spliced(options) ? "splice" : "copy")
                     .AppendLine();
             }
         }
@@ -171,7 +172,8 @@ public static class StartupReport
             (K.InlineScheduling, Flag(options.InlineScheduling)),
             (K.InlineCompletions, Flag(options.InlineCompletions)),
             (K.TasksPooling, Flag(options.TasksPooling)),
-            (K.Transport, options.Transport == TransportKind.Epoll ? "epoll" : "sockets"));
+            (K.Transport, options.Transport == TransportKind.Epoll ? "epoll" : "sockets"),
+            (K.TcpSplice, Flag(options.TcpSplice)));
         Line(text,
             (K.AccessLog, options.AccessLog ?? "off"),
             (K.AccessLogFormat, options.AccessLogFormat == AccessLogFormat.Json ? "json" : "combined"),

@@ -2,6 +2,7 @@ using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Diagnostics.AccessLogging;
 using LLRP.Tcp;
+using LLRP.Tcp.Splice;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
@@ -12,14 +13,19 @@ namespace LLRP.Hosting;
 /// <summary>
 /// Binds each TCP route's <c>Listen</c> address as a Kestrel endpoint of its own, whose connections go to the route's
 /// <see cref="TcpConnectionHandler"/>: no HTTP, no TLS, bytes as they come. The addresses are bound once, at start-up.
+/// With splice (<see cref="Spliced"/>) they are bound by <see cref="TcpRouteListenerFactory"/>, else by Kestrel's sockets
+/// transport.
 /// </summary>
 internal static class TcpEndpoints
 {
+    /// <summary>Whether TCP routes relay with splice: <c>tcp.splice</c> on, on Linux.</summary>
+    public static bool Spliced(ProxyOptions options) => options.TcpSplice && OperatingSystem.IsLinux();
+
     public static void Listen(KestrelServerOptions kestrel, ProxyOptions options, BoundListeners listeners)
     {
         foreach (var route in options.Routing.TcpRoutes)
         {
-            kestrel.Listen(route.Listen, listen =>
+            kestrel.Listen(Spliced(options) ? new TcpRouteEndPoint(route.Listen) : route.Listen, listen =>
             {
                 listeners.AddTcp(route.Id, listen);
                 listen.Use(_ => new TcpConnectionHandler(route.Id, listen.ApplicationServices.GetRequiredService<TcpServices>()).OnConnectedAsync);
@@ -33,6 +39,11 @@ internal static class TcpEndpoints
         services.AddSingleton<TcpMetrics>();
         services.AddSingleton<TcpRelayTracker>();
         services.AddSingleton(provider => new TcpUpstreamConnector(provider.GetRequiredService<FailureLog>()));
+        if (Spliced(options))
+        {
+            services.AddSingleton<WritableWaiter>();
+        }
+
         services.AddSingleton(provider => new TcpServices(
             provider.GetRequiredService<Routing.Router>(),
             new Routing.RoutingServices(provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<FailureLog>(), options.RetryUnsentAnyMethod),
@@ -40,6 +51,20 @@ internal static class TcpEndpoints
             provider.GetRequiredService<TcpUpstreamConnector>(),
             provider.GetRequiredService<TcpRelayTracker>(),
             options.AccessLog is null ? null : new TcpAccessLog(provider.GetRequiredService<AccessLogWriter>(), options.AccessLogFormat),
-            new TcpLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Tcp"))));
+            new TcpLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Tcp")),
+            new SplicePipePool(),
+            provider.GetService<WritableWaiter>()));
+    }
+
+    /// <summary>
+    /// The TCP routes' transport when they relay with splice, registered after every other transport (Kestrel asks the
+    /// last registered first), so that it alone binds the routes' addresses.
+    /// </summary>
+    public static void AddTransport(IServiceCollection services, ProxyOptions options)
+    {
+        if (options.Routing.TcpRoutes.Count > 0 && Spliced(options))
+        {
+            services.AddSingleton<IConnectionListenerFactory, TcpRouteListenerFactory>();
+        }
     }
 }

@@ -87,7 +87,7 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
             return;
         }
 
-        var relay = new TcpRelay(connection, upstream, route.Options.IdleTimeout);
+        var relay = new TcpRelay(connection, upstream, route.Options.IdleTimeout, services.Pipes, services.Writable);
         services.Relays.Add(relay);
         try
         {

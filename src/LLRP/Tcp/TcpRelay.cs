@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Net.Sockets;
+using LLRP.Tcp.Splice;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Connections.Features;
 
@@ -16,9 +17,10 @@ namespace LLRP.Tcp;
 /// - a reset on either side resets the other (SO_LINGER 0, then close): a peer never takes a cut stream for a complete one;
 /// - no byte either way for the idle timeout (<see cref="OnHeartbeat"/>) closes both with a FIN; Kestrel's abort of the
 ///   client connection at the end of the shutdown timeout closes the upstream connection.
-/// The first end decides how the relay ended (<see cref="End"/>).
+/// The first end decides how the relay ended (<see cref="End"/>). A client connection of <see cref="TcpRouteConnection"/>
+/// relays both ways with splice instead (TcpRelay.Splice.cs), with the same ends.
 /// </summary>
-internal sealed class TcpRelay
+internal sealed partial class TcpRelay
 {
     /// <summary>The read size from the destination: the same as the client side's pipe segments (4 KiB) gave too many system calls for bulk transfers.</summary>
     private const int BufferSize = 64 * 1024;
@@ -33,13 +35,24 @@ internal sealed class TcpRelay
     private long _toClient;
     private bool _sendingToClient;
 
-    public TcpRelay(ConnectionContext client, Socket upstream, TimeSpan idleTimeout)
+    /// <param name="pipes">Where a spliced relay takes its pipes; a <see cref="TcpRouteConnection"/> client is relayed with splice.</param>
+    /// <param name="writable">Where a spliced relay waits for a full destination; required with a <see cref="TcpRouteConnection"/> client.</param>
+    public TcpRelay(ConnectionContext client, Socket upstream, TimeSpan idleTimeout, SplicePipePool pipes, WritableWaiter? writable)
     {
         _client = client;
         _clientSocket = client.Features.Get<IConnectionSocketFeature>()?.Socket
             ?? throw new InvalidOperationException("A TCP route's connection has no socket: the TCP front end runs on Kestrel's sockets transport.");
         _upstream = upstream;
         _idleMs = (long)idleTimeout.TotalMilliseconds;
+        _pipes = pipes;
+        _spliced = client is TcpRouteConnection;
+        _writable = writable ?? (_spliced ? throw new ArgumentNullException(nameof(writable), "A spliced relay waits for a full destination.") : null);
+        if (_spliced)
+        {
+            // A splice on a blocking socket would hold its thread: both are non-blocking, waited on with zero-byte receives.
+            _clientSocket.Blocking = false;
+            _upstream.Blocking = false;
+        }
     }
 
     /// <summary>How the relay ended; <see cref="TcpRelayEnd.Closed"/> unless a reset, a timeout or an abort came first.</summary>
@@ -53,7 +66,9 @@ internal sealed class TcpRelay
 
     public async Task RunAsync()
     {
-        await Task.WhenAll(ClientToUpstreamAsync(), UpstreamToClientAsync());
+        await (_spliced
+            ? Task.WhenAll(SpliceAsync(_clientSocket, _upstream, fromClient: true, ((TcpRouteConnection)_client).ReadInput), SpliceAsync(_upstream, _clientSocket, fromClient: false, null))
+            : Task.WhenAll(ClientToUpstreamAsync(), UpstreamToClientAsync()));
         _upstream.Dispose();
     }
 
@@ -212,28 +227,32 @@ internal sealed class TcpRelay
     /// </summary>
     private void CloseBoth()
     {
+        // .NET closes a socket disposed with an operation pending and its sending side open with a RST: this FIN comes first.
+        ShutDown(_upstream);
+        _upstream.Dispose();
+        if (_spliced)
+        {
+            ShutDown(_clientSocket);
+            return;
+        }
+
+        _client.Transport.Input.CancelPendingRead();
+        if (Volatile.Read(ref _sendingToClient))
+        {
+            ShutDown(_clientSocket);
+        }
+    }
+
+    /// <summary>Shuts both sides of <paramref name="socket"/> down (a FIN), which also ends a receive or a send pending on it.</summary>
+    private static void ShutDown(Socket socket)
+    {
         try
         {
-            // .NET closes a socket disposed with an operation pending and its sending side open with a RST: this FIN comes first.
-            _upstream.Shutdown(SocketShutdown.Both);
+            socket.Shutdown(SocketShutdown.Both);
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
             // Reset or closed already.
-        }
-
-        _upstream.Dispose();
-        _client.Transport.Input.CancelPendingRead();
-        if (Volatile.Read(ref _sendingToClient))
-        {
-            try
-            {
-                _clientSocket.Shutdown(SocketShutdown.Both);
-            }
-            catch (Exception e) when (e is SocketException or ObjectDisposedException)
-            {
-                // Reset or closed already.
-            }
         }
     }
 }

@@ -1,5 +1,6 @@
 using LLRP.Diagnostics;
 using LLRP.Routing;
+using LLRP.Tcp.Splice;
 
 namespace LLRP.Tcp;
 
@@ -11,4 +12,6 @@ namespace LLRP.Tcp;
 /// <param name="Relays">The idle timeouts' heartbeat.</param>
 /// <param name="AccessLog">One line per connection; null when the access log is off.</param>
 /// <param name="Log">Refused PROXY protocol headers are logged here.</param>
-internal sealed record TcpServices(Router Router, RoutingServices Routing, TcpMetrics Metrics, TcpUpstreamConnector Connector, TcpRelayTracker Relays, TcpAccessLog? AccessLog, TcpLog Log);
+/// <param name="Pipes">The spliced relays' pipes.</param>
+/// <param name="Writable">Where spliced relays wait for a full destination; null when TCP routes do not splice.</param>
+internal sealed record TcpServices(Router Router, RoutingServices Routing, TcpMetrics Metrics, TcpUpstreamConnector Connector, TcpRelayTracker Relays, TcpAccessLog? AccessLog, TcpLog Log, SplicePipePool Pipes, WritableWaiter? Writable);

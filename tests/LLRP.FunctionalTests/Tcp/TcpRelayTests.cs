@@ -12,11 +12,14 @@ public sealed class TcpRelayTests
 {
     private const int TransferSize = 64 * 1024 * 1024;
 
-    [Fact]
-    public async Task Transfer_64MiBEachWay_SameBytes_ThenClientFinEndsBoth()
+    /// <param name="splice">The setting <c>tcp.splice</c>: on Linux, the spliced relay, else the copy loop.</param>
+    [Theory]
+    [InlineData("tcp.splice=true")]
+    [InlineData("tcp.splice=false")]
+    public async Task Transfer_64MiBEachWay_SameBytes_ThenClientFinEndsBoth(string splice)
     {
         await using var origin = TcpOrigin.Echo();
-        await using var proxy = await TcpProxy.StartAsync("", "", [origin.Address]);
+        await using var proxy = await TcpProxy.StartAsync("", "", [origin.Address], splice);
         using var client = await proxy.ConnectAsync();
 
         var payload = new byte[1024 * 1024];

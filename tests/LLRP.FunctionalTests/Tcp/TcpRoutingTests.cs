@@ -152,7 +152,12 @@ public sealed class TcpRoutingTests
         using var log = new AccessLogFile();
         await using var proxy = await TcpProxy.StartAsync("", "", [origin.Address], log.Setting);
         using var client = await proxy.ConnectAsync();
-        TcpSockets.Reset(await origin.AcceptAsync());
+        using var upstream = await origin.AcceptAsync();
+
+        // A byte through first: a reset racing the proxy's connect would fail the connect (no_upstream), not the relay.
+        await TcpSockets.SendAsync(client, "x");
+        Assert.Equal("x", await TcpSockets.ReceiveAsync(upstream, 1));
+        TcpSockets.Reset(upstream);
 
         await TcpSockets.AssertResetAsync(client);
 

@@ -59,4 +59,17 @@ internal static unsafe partial class LinuxCalls
     public static partial int BytesAvailable(int fd, nuint request, int* count);
 
     public const nuint FionRead = 0x541B;
+
+    public const uint SpliceMove = 1;
+    public const uint SpliceNonblock = 2;
+    public const int ONonblock = 0x800;
+    public const int OCloexec = 0x80000;
+
+    /// <summary><c>splice(2)</c> with no offsets: moves up to <paramref name="length"/> bytes between a pipe and a socket inside the kernel.</summary>
+    [LibraryImport("libc", EntryPoint = "splice", SetLastError = true)]
+    public static partial nint Splice(int fdIn, nint offsetIn, int fdOut, nint offsetOut, nuint length, uint flags);
+
+    /// <summary><c>pipe2(2)</c>: <paramref name="fds"/>[0] is the read end, [1] the write end.</summary>
+    [LibraryImport("libc", EntryPoint = "pipe2", SetLastError = true)]
+    public static partial int Pipe(int* fds, int flags);
 }
