@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.RegularExpressions;
 using LLRP.Bench.Contenders;
 using LLRP.Bench.Load;
 using LLRP.Bench.Origins;
@@ -12,7 +13,7 @@ namespace LLRP.Bench.Running;
 /// the shapes, with the large bodies and with idle connections, as the round's <see cref="SessionWork"/> says, then
 /// stopped. Proxy CPU and peak RSS cover exactly each measurement window.
 /// </summary>
-public sealed class ContenderSession : IAsyncDisposable
+public sealed partial class ContenderSession : IAsyncDisposable
 {
     /// <summary>How long RSS settles before it is read, before the first idle connection and after the last.</summary>
     public static readonly TimeSpan IdleSettle = TimeSpan.FromSeconds(1);
@@ -61,17 +62,23 @@ public sealed class ContenderSession : IAsyncDisposable
             return (null, $"port {context.ProxyPort} is still in use");
         }
 
+        var logPath = Path.Combine(context.LogDirectory, $"{contender.Name}.log");
         var process = ChildProcess.Start(
             contender.FileName,
             contender.ArgumentsFor(work.OriginPorts, work.Legs),
             contender.Environment,
             context.ProxyCpus,
-            Path.Combine(context.LogDirectory, $"{contender.Name}.log"));
+            logPath);
         var error = await Readiness.WaitAsync(context.Http, work.Legs.ClientScheme, context.ProxyPort, process, TimeSpan.FromSeconds(30), cancellationToken, work.Legs.ClientHttp2);
         if (error is not null)
         {
             await process.DisposeAsync();
             return (null, error);
+        }
+
+        if (contender.Kind == ContenderKind.DotNet && TransportLine().Matches(await File.ReadAllTextAsync(logPath, cancellationToken)) is { Count: > 0 } transports)
+        {
+            context.Result.Transports[contender.Name] = transports[^1].Groups[1].Value;
         }
 
         return (new ContenderSession(contender, context, process, work, round), null);
@@ -119,6 +126,39 @@ public sealed class ContenderSession : IAsyncDisposable
             peak,
             allocationRate / result.RequestsPerSecond,
             countsBefore is null || countsAfter is null ? null : [.. countsAfter.Zip(countsBefore, (after, before) => after - before - 1)]);
+    }
+
+    /// <summary>True for the shape after whose window the system calls are counted: GET 10 B over http/1.1 (any connection count).</summary>
+    public static bool IsSyscallProbeShape(LoadShape shape) => shape.Name.StartsWith("get-10b-c", StringComparison.Ordinal);
+
+    /// <summary>
+    /// After a shape's window, counts the contender's system calls (<see cref="SyscallProbe"/>) under
+    /// <see cref="SyscallProbe.LoadSeconds"/> more seconds of the same load; null for direct, or (with a note) when strace
+    /// produced no count.
+    /// </summary>
+    public async Task<SyscallSample?> ProbeSyscallsAsync(LoadShape shape, CancellationToken cancellationToken)
+    {
+        if (_process is null)
+        {
+            return null;
+        }
+
+        var file = $"r{_round}-{_contender.Name}-{shape.Name}.txt";
+        var timestamp = DateTime.UtcNow;
+        var (summary, (result, output), error) = await SyscallProbe.RunAsync(
+            ProcessGroupStats.Pids(_process.Id),
+            Path.Combine(_context.Options.ResultsDirectory, "strace", file),
+            _context.LoadCpus,
+            () => _context.Wrk.RunAsync(Port, shape, SyscallProbe.LoadSeconds, cancellationToken),
+            cancellationToken);
+        await File.WriteAllTextAsync(Path.Combine(_context.Options.ResultsDirectory, "strace", "wrk-" + file), output, cancellationToken);
+        if (summary is null || result is not { Requests: > 0 })
+        {
+            _context.Result.Notes.Add($"round {_round}, {_contender.Name}: system calls not counted ({error ?? $"wrk completed no request, see strace/wrk-{file}"})");
+            return null;
+        }
+
+        return new SyscallSample(_contender.Name, shape.Name, _round, timestamp, result.Requests, summary);
     }
 
     /// <summary>
@@ -212,6 +252,10 @@ public sealed class ContenderSession : IAsyncDisposable
 
         return counts;
     }
+
+    /// <summary>The transport line of LLRP's startup report, e.g. <c>transport=epoll</c>.</summary>
+    [GeneratedRegex(@"\btransport=(\w+)")]
+    private static partial Regex TransportLine();
 
     private TimeSpan? BeginWindow()
     {
