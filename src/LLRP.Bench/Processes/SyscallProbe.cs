@@ -3,14 +3,15 @@ using System.Diagnostics;
 namespace LLRP.Bench.Processes;
 
 /// <summary>
-/// Counts the system calls of a contender's processes while a load runs: <c>strace -c -f -p PID…</c> is attached to every
-/// thread of them before the load starts and stopped (SIGINT, which detaches it) after the load ends. Tracing slows the
-/// traced process many times over, so the probe runs beside a measured window, never inside one.
+/// Counts the system calls of a contender's processes over a window of a load already running: <c>strace -c -f -p
+/// PID…</c> is attached to every thread of them, a request count is read, and after the window read again before strace
+/// is stopped (SIGINT, which detaches it). Attached once the load's connections are open, the count leaves their setup
+/// out. Tracing slows the traced process many times over, so the probe runs beside a measured window, never inside one.
 /// </summary>
 public static class SyscallProbe
 {
-    /// <summary>How long the load of a probe runs.</summary>
-    public const int LoadSeconds = 3;
+    /// <summary>How long strace counts.</summary>
+    public static readonly TimeSpan Window = TimeSpan.FromSeconds(3);
 
     private const int SigInt = 2;
 
@@ -20,12 +21,14 @@ public static class SyscallProbe
     public static bool IsAvailable => ExecutableSearch.IsOnPath("strace");
 
     /// <summary>
-    /// Runs <paramref name="load"/> with strace attached to <paramref name="pids"/>; the summary strace wrote to
-    /// <paramref name="outputPath"/> and the load's result, or why there is no summary.
+    /// Attaches strace to <paramref name="pids"/> for <see cref="Window"/>; the summary strace wrote to
+    /// <paramref name="outputPath"/> and the requests <paramref name="readRequestCount"/> counted meanwhile (its second
+    /// reading less its first), or why there is none.
     /// </summary>
     /// <param name="cpus">A <c>taskset -c</c> list for strace (the load CPU), or null.</param>
-    public static async Task<(SyscallSummary? Summary, T Load, string? Error)> RunAsync<T>(
-        IReadOnlyList<int> pids, string outputPath, string? cpus, Func<Task<T>> load, CancellationToken cancellationToken)
+    /// <param name="readRequestCount">Reads a running count of requests served (the origin's), each reading counting itself.</param>
+    public static async Task<(SyscallSummary? Summary, long Requests, string? Error)> RunAsync(
+        IReadOnlyList<int> pids, string outputPath, string? cpus, Func<Task<long>> readRequestCount, CancellationToken cancellationToken)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(outputPath)!);
         File.Delete(outputPath);
@@ -37,29 +40,26 @@ public static class SyscallProbe
         _ = strace.StandardOutput.ReadToEndAsync(CancellationToken.None);
         try
         {
-            var attached = await WaitUntilTracedAsync(pids, strace, cancellationToken);
-            var result = await load();
-            NativeMethods.Kill(strace.Id, SigInt);
-            var exited = await strace.WaitForExitAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30), CancellationToken.None)
-                .ContinueWith(t => t.IsCompletedSuccessfully, TaskScheduler.Default);
-            if (!exited)
+            if (!await WaitUntilTracedAsync(pids, strace, cancellationToken))
             {
-                NativeMethods.Kill(-strace.Id, NativeMethods.SigKill);
-                return (null, result, "strace did not stop within 30 s of SIGINT");
+                return (null, 0, $"strace did not attach within {_attachTimeout.TotalSeconds} s: {(await Stop(strace) ? await stderr : "")}".Trim());
             }
 
-            if (!attached)
+            var first = await readRequestCount();
+            await Task.Delay(Window, cancellationToken);
+            var requests = await readRequestCount() - first - 1;
+            if (!await Stop(strace))
             {
-                return (null, result, $"strace did not attach within {_attachTimeout.TotalSeconds} s: {(await stderr).Trim()}");
+                return (null, requests, "strace did not stop within 30 s of SIGINT");
             }
 
             try
             {
-                return (StraceSummaryParser.Parse(await File.ReadAllTextAsync(outputPath, CancellationToken.None)), result, null);
+                return (StraceSummaryParser.Parse(await File.ReadAllTextAsync(outputPath, CancellationToken.None)), requests, null);
             }
             catch (Exception e) when (e is FormatException or IOException)
             {
-                return (null, result, $"strace -c output unreadable ({e.Message}): {(await stderr).Trim()}");
+                return (null, requests, $"strace -c output unreadable ({e.Message}): {(await stderr).Trim()}");
             }
         }
         finally
@@ -71,6 +71,14 @@ public static class SyscallProbe
 
             ChildProcessRegistry.Remove(strace.Id);
         }
+    }
+
+    /// <summary>SIGINT: strace detaches and writes its summary; false if it has not exited 30 s later.</summary>
+    private static async Task<bool> Stop(Process strace)
+    {
+        NativeMethods.Kill(strace.Id, SigInt);
+        return await strace.WaitForExitAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30), CancellationToken.None)
+            .ContinueWith(t => t.IsCompletedSuccessfully, TaskScheduler.Default);
     }
 
     /// <summary>Waits until every thread of <paramref name="pids"/> has a tracer (/proc/PID/task/TID/status TracerPid); false on timeout or if strace exits.</summary>

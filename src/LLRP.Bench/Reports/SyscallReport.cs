@@ -14,8 +14,8 @@ public static class SyscallReport
     public static void Write(StringBuilder text, RunResult run)
     {
         text.Append("\n## System calls\n\n");
-        text.Append(CultureInfo.InvariantCulture, $"After each round's GET 10 B window (never inside it), `strace -c -f -p <the contender's pids>` attached to every thread while `wrk` ran {SyscallProbe.LoadSeconds} s more of the same shape; ");
-        text.Append("system calls counted (the load's, and whatever else ran meanwhile) ÷ requests wrk completed. ");
+        text.Append(CultureInfo.InvariantCulture, $"After each round's GET 10 B window (never inside it), `wrk` runs the same shape again; a second later, its connections open, `strace -c -f -p <the contender's pids>` counts for {SyscallProbe.Window.TotalSeconds} s on every thread; ");
+        text.Append("system calls counted (the load's, and whatever else ran meanwhile) ÷ requests the origin received meanwhile (its request count read after strace attached and before it stopped). ");
         text.Append(CultureInfo.InvariantCulture, $"Failed receives: errors (EAGAIN) of {string.Join(", ", SyscallSummary.Receives.Select(name => $"`{name}`"))} ÷ requests. ");
         text.Append("Tracing slows the contender, which changes how often a receive finds nothing: compare contenders, not with an untraced run. ");
         text.Append("Transport: what the LLRP contender's startup report names. Medians (min–max) over rounds; the calls listed are summed over rounds ÷ requests. strace's own tables: strace/.\n\n");

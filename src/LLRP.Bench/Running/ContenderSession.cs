@@ -132,9 +132,9 @@ public sealed partial class ContenderSession : IAsyncDisposable
     public static bool IsSyscallProbeShape(LoadShape shape) => shape.Name.StartsWith("get-10b-c", StringComparison.Ordinal);
 
     /// <summary>
-    /// After a shape's window, counts the contender's system calls (<see cref="SyscallProbe"/>) under
-    /// <see cref="SyscallProbe.LoadSeconds"/> more seconds of the same load; null for direct, or (with a note) when strace
-    /// produced no count.
+    /// After a shape's window, counts the contender's system calls (<see cref="SyscallProbe"/>) while the same load runs
+    /// again: strace is attached a second after wrk starts (its connections open), for <see cref="SyscallProbe.Window"/>;
+    /// requests are counted by the origin. Null for direct, or (with a note) when strace produced no count.
     /// </summary>
     public async Task<SyscallSample?> ProbeSyscallsAsync(LoadShape shape, CancellationToken cancellationToken)
     {
@@ -144,21 +144,36 @@ public sealed partial class ContenderSession : IAsyncDisposable
         }
 
         var file = $"r{_round}-{_contender.Name}-{shape.Name}.txt";
+        var directory = Path.Combine(_context.Options.ResultsDirectory, "strace");
+        var origin = _context.Origins.Origins.First(o => o.Port == _work.OriginPorts[0]);
         var timestamp = DateTime.UtcNow;
-        var (summary, (result, output), error) = await SyscallProbe.RunAsync(
-            ProcessGroupStats.Pids(_process.Id),
-            Path.Combine(_context.Options.ResultsDirectory, "strace", file),
-            _context.LoadCpus,
-            () => _context.Wrk.RunAsync(Port, shape, SyscallProbe.LoadSeconds, cancellationToken),
-            cancellationToken);
-        await File.WriteAllTextAsync(Path.Combine(_context.Options.ResultsDirectory, "strace", "wrk-" + file), output, cancellationToken);
-        if (summary is null || result is not { Requests: > 0 })
+        var load = _context.Wrk.RunAsync(Port, shape, (int)SyscallProbe.Window.TotalSeconds + 3, cancellationToken);
+        await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken);
+        (SyscallSummary? Summary, long Requests, string? Error) probe;
+        try
         {
-            _context.Result.Notes.Add($"round {_round}, {_contender.Name}: system calls not counted ({error ?? $"wrk completed no request, see strace/wrk-{file}"})");
+            probe = await SyscallProbe.RunAsync(
+                ProcessGroupStats.Pids(_process.Id),
+                Path.Combine(directory, file),
+                _context.LoadCpus,
+                () => OriginRequestCounter.ReadAsync(_context.Http, origin, cancellationToken),
+                cancellationToken);
+        }
+        catch (Exception e) when (e is HttpRequestException or FormatException)
+        {
+            probe = (null, 0, $"the {origin.Label} origin's request count could not be read: {e.Message}");
+        }
+
+        var (summary, requests, error) = probe;
+        var (_, output) = await load;
+        await File.WriteAllTextAsync(Path.Combine(directory, "wrk-" + file), output, cancellationToken);
+        if (summary is null || requests <= 0)
+        {
+            _context.Result.Notes.Add($"round {_round}, {_contender.Name}: system calls not counted ({error ?? $"no request reached the origin, see strace/wrk-{file}"})");
             return null;
         }
 
-        return new SyscallSample(_contender.Name, shape.Name, _round, timestamp, result.Requests, summary);
+        return new SyscallSample(_contender.Name, shape.Name, _round, timestamp, requests, summary);
     }
 
     /// <summary>

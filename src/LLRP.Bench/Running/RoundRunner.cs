@@ -96,7 +96,7 @@ public static class RoundRunner
                 if (SyscallProbe.IsAvailable && !probed && ContenderSession.IsSyscallProbeShape(shape))
                 {
                     probed = true;
-                    progress.Report($"{where} · system calls ({shape.Title}, strace)", TimeSpan.FromSeconds(SyscallProbe.LoadSeconds + 2));
+                    progress.Report($"{where} · system calls ({shape.Title}, strace)", SyscallProbe.Window + TimeSpan.FromSeconds(3));
                     if (await session.ProbeSyscallsAsync(shape, cancellationToken) is { } syscalls)
                     {
                         result.SyscallSamples.Add(syscalls);
