@@ -83,6 +83,11 @@ for project in src/LLRP/LLRP.csproj src/Baselines/*/*.csproj; do
   publish "$project" || { grep -E "error" "$results/build.log" | sort -u | head -5 >&2 || true; }
 done
 
+# A contender built with NativeAOT (llrp-raw-pooled-aot) named in --only: scripts/publish-aot.sh, a long build, only then.
+if [[ " $* " == *-aot[,\ ]* ]]; then
+  bash scripts/publish-aot.sh artifacts/publish/LLRP-aot || echo "bench.sh: NativeAOT build failed (its contenders will be reported missing)" >&2
+fi
+
 # --baseline-ref REF: LLRP as it was at REF, checked out into a worktree and published as LLRP@REF.
 if [[ -n $baseline_ref ]]; then
   worktree="$root/artifacts/ref/$baseline_ref"
