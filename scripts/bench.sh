@@ -2,8 +2,8 @@
 # LLRP's local side-by-side benchmark, one command from the repository root:
 #   bash scripts/bench.sh [--quick] [--rounds N] [--duration S] [--only name,name] [--unpinned] [--baseline-ref REF]
 #                         [--origin nginx|bundled] [--idle-connections N] [--no-idle] ...
-# Installs wrk, haproxy, nginx, curl, openssl (the https shapes' certificate) and h2load (nghttp2-client, the HTTP/2
-# shapes) with apt-get when missing,
+# Installs wrk, haproxy, nginx, curl, openssl (the https shapes' certificate), h2load (nghttp2-client, the HTTP/2
+# shapes) and strace (the system calls per request) with apt-get when missing,
 # publishes LLRP, the bundled origin, the baselines (src/Baselines/*) and the runner in Release into
 # artifacts/publish/<project>, raises the open-file limit (the runner holds the idle connections and the contenders
 # inherit it), then runs src/LLRP.Bench, which
@@ -47,6 +47,7 @@ install_tools() {
     PATH="$PATH:/usr/sbin" command -v "$tool" >/dev/null || missing+=("$tool")
   done
   command -v h2load >/dev/null || missing+=(nghttp2-client)
+  command -v strace >/dev/null || missing+=(strace)
   [[ ${#missing[@]} -eq 0 ]] && return 0
   if [[ $(id -u) -ne 0 ]]; then
     echo "bench.sh: missing ${missing[*]}; install them (apt-get install ${missing[*]}) or run as root" >&2
@@ -81,6 +82,11 @@ for project in src/LLRP/LLRP.csproj src/Baselines/*/*.csproj; do
   [[ -f $project ]] || continue
   publish "$project" || { grep -E "error" "$results/build.log" | sort -u | head -5 >&2 || true; }
 done
+
+# A contender built with NativeAOT (llrp-raw-pooled-aot) named in --only: scripts/publish-aot.sh, a long build, only then.
+if [[ " $* " == *-aot[,\ ]* ]]; then
+  bash scripts/publish-aot.sh artifacts/publish/LLRP-aot || echo "bench.sh: NativeAOT build failed (its contenders will be reported missing)" >&2
+fi
 
 # --baseline-ref REF: LLRP as it was at REF, checked out into a worktree and published as LLRP@REF.
 if [[ -n $baseline_ref ]]; then

@@ -71,6 +71,7 @@ public static class ContenderCatalog
             Http2ToOrigin(Llrp("llrp-raw-pooled-h2single", "LLRP raw mode, pooled; HTTP/2 to the origin on one connection (the cluster's HttpClient:EnableMultipleHttp2Connections false)", "--mode=raw", "--upstreamConnections=pooled") with { ClientHttp2Arguments = [], OriginHttp2Only = true }, "HttpClient:EnableMultipleHttp2Connections=false"),
             Llrp("llrp-raw-pooled-epoll", "LLRP raw mode, pooled, LLRP's epoll transport", "--mode=raw", "--upstreamConnections=pooled", "--transport=epoll"),
             Llrp("llrp-raw-perclient-epoll", "LLRP raw mode, one upstream connection per client connection, LLRP's epoll transport", "--mode=raw", "--upstreamConnections=perClient", "--transport=epoll"),
+            NativeAot(Llrp("llrp-raw-pooled-aot", "LLRP raw mode, pooled, built with NativeAOT (scripts/publish-aot.sh)", "--mode=raw", "--upstreamConnections=pooled"), options),
             Llrp("llrp-raw-pooled-accesslog", "LLRP raw mode, pooled, access log (combined) to a file in the results directory", "--mode=raw", "--upstreamConnections=pooled", $"--accessLog={Path.Combine(options.ResultsDirectory, "access.log")}"),
             Routed(Llrp("llrp-raw-pooled-100routes", "LLRP raw mode, pooled, 100 routes of a ReverseProxy section; the load takes the last", "--mode=raw", "--upstreamConnections=pooled")),
             Balanced(Llrp("llrp-raw-pooled-roundrobin", "LLRP raw mode, pooled, a destination per request in turn", "--mode=raw", "--upstreamConnections=pooled", "--balancing=roundRobin"), "roundRobin"),
@@ -184,6 +185,18 @@ public static class ContenderCatalog
 
     /// <summary>A contender with <paramref name="more"/> arguments after its own.</summary>
     private static Contender WithArguments(Contender contender, params string[] more) => contender with { Arguments = [.. contender.Arguments, .. more] };
+
+    /// <summary>An LLRP contender run from the NativeAOT build (<c>artifacts/publish/LLRP-aot/LLRP</c>) instead of LLRP.dll.</summary>
+    private static Contender NativeAot(Contender contender, BenchOptions options)
+    {
+        var executable = Path.Combine(options.PublishRoot, "LLRP-aot", "LLRP");
+        return contender with
+        {
+            FileName = executable,
+            Arguments = [.. contender.Arguments.Skip(1)],
+            UnavailableReason = File.Exists(executable) ? null : $"not built: {executable} is missing (bash scripts/publish-aot.sh; bench.sh runs it when --only names an -aot contender)",
+        };
+    }
 
     /// <summary>A variant of a contender that differs in how it balances only, so it runs only the shapes with several origins.</summary>
     private static Contender Balanced(Contender contender, string policy) => contender with { Balancing = policy, BalancingOnly = true };

@@ -106,6 +106,7 @@ public static class CrankJsonReport
                 ["pinned"] = options.Pinned,
                 ["origin"] = run.Origins.ShapesOrigin.ToString().ToLowerInvariant(),
                 ["idleConnections"] = run.IdleSamples.Select(s => s.Requested).DefaultIfEmpty(0).Max(),
+                ["transport"] = run.Transports.GetValueOrDefault(contender.Name),
             },
             ["benchmarks"] = new JsonArray(),
         };

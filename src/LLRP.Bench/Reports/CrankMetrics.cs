@@ -11,7 +11,8 @@ namespace LLRP.Bench.Reports;
 /// for a WebSocket echo shape <c>ws/messages-per-second</c>, <c>ws/messages</c>, <c>ws/throughput</c> (MB/s each way),
 /// <c>ws/latency/mean|50|99|max</c> (ms), <c>ws/errors</c> and the proxy's <c>proxy/cpu/us-per-message</c>,
 /// <c>proxy/memory/peak-rss</c>, <c>proxy/gc/bytes-per-message</c>; then <c>large/download|upload/throughput</c> (MB/s), <c>.../peak-rss</c> (MB) and <c>.../cpu</c> (s); then
-/// <c>idle/rss-per-connection</c> (KiB), <c>idle/upstream-connections</c> and <c>idle/connections</c>.
+/// <c>idle/rss-per-connection</c> (KiB), <c>idle/upstream-connections</c> and <c>idle/connections</c>; then
+/// <c>syscalls/per-request</c> and <c>syscalls/failed-receives-per-request</c> (<see cref="Processes.SyscallProbe"/>).
 /// </summary>
 public static class CrankMetrics
 {
@@ -78,6 +79,10 @@ public static class CrankMetrics
             series.Add("cpu", "Proxy CPU (s)", "n2", false, s => Round(s.CpuSeconds, 3));
         }
 
+        var syscalls = new MetricSeries<SyscallSample>(metrics, "syscalls", "System calls (strace -c, GET 10 B)", [.. run.SyscallSamples.Where(s => s.Contender == contender)], s => s.Timestamp);
+
+        syscalls.Add("per-request", "System calls per request", "n2", false, s => Round(s.PerRequest, 3));
+        syscalls.Add("failed-receives-per-request", "Failed receives (EAGAIN) per request", "n2", false, s => Round(s.FailedReceivesPerRequest, 3));
         var idle = new MetricSeries<IdleSample>(metrics, "idle", "Idle connections", [.. run.IdleSamples.Where(s => s.Contender == contender)], s => s.Timestamp);
 
         idle.Add("rss-per-connection", "Proxy RSS growth per idle connection (KiB)", "n2", false, s => Round(s.BytesPerConnection / 1024, 2));

@@ -26,6 +26,11 @@ public static class MarkdownReport
         text.Append("- bad: non-2xx responses + socket errors, summed over rounds; CPU µs/req: user + system CPU of the contender's processes over the window ÷ requests; ");
         text.Append("peak RSS: VmHWM of its processes, reset before each window; alloc B/req: System.Runtime `alloc-rate` (EventPipe) ÷ requests/s\n");
         text.Append(CultureInfo.InvariantCulture, $"- ×baseline: {(baseline is null ? $"none ({string.Join(", ", ContenderCatalog.BaselineCandidates)} have no results)" : $"`{baseline}`")}\n");
+        if (run.Transports.Count > 0)
+        {
+            text.Append(CultureInfo.InvariantCulture, $"- transports (LLRP's startup report): {string.Join(", ", run.Transports.Select(t => $"`{t.Key}` {t.Value}"))}\n");
+        }
+
         if (run.Interrupted)
         {
             text.Append("- **interrupted**: partial results\n");
@@ -51,6 +56,11 @@ public static class MarkdownReport
         if (run.IdleSamples.Count > 0)
         {
             IdleReport.Write(text, run);
+        }
+
+        if (run.SyscallSamples.Count > 0)
+        {
+            SyscallReport.Write(text, run);
         }
 
         if (run.Missing.Count > 0)

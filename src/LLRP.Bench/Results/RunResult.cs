@@ -35,6 +35,11 @@ public sealed class RunResult
 
     public List<IdleSample> IdleSamples { get; } = [];
 
+    public List<SyscallSample> SyscallSamples { get; } = [];
+
+    /// <summary>LLRP contender name → the transport its startup report names (<c>transport=sockets|epoll</c>).</summary>
+    public Dictionary<string, string> Transports { get; } = [];
+
     /// <summary>Contender name → why it has no results.</summary>
     public Dictionary<string, string> Missing { get; } = [];
 

@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.RegularExpressions;
 using LLRP.Bench.Contenders;
 using LLRP.Bench.Load;
 using LLRP.Bench.Origins;
@@ -12,7 +13,7 @@ namespace LLRP.Bench.Running;
 /// the shapes, with the large bodies and with idle connections, as the round's <see cref="SessionWork"/> says, then
 /// stopped. Proxy CPU and peak RSS cover exactly each measurement window.
 /// </summary>
-public sealed class ContenderSession : IAsyncDisposable
+public sealed partial class ContenderSession : IAsyncDisposable
 {
     /// <summary>How long RSS settles before it is read, before the first idle connection and after the last.</summary>
     public static readonly TimeSpan IdleSettle = TimeSpan.FromSeconds(1);
@@ -61,17 +62,23 @@ public sealed class ContenderSession : IAsyncDisposable
             return (null, $"port {context.ProxyPort} is still in use");
         }
 
+        var logPath = Path.Combine(context.LogDirectory, $"{contender.Name}.log");
         var process = ChildProcess.Start(
             contender.FileName,
             contender.ArgumentsFor(work.OriginPorts, work.Legs),
             contender.Environment,
             context.ProxyCpus,
-            Path.Combine(context.LogDirectory, $"{contender.Name}.log"));
+            logPath);
         var error = await Readiness.WaitAsync(context.Http, work.Legs.ClientScheme, context.ProxyPort, process, TimeSpan.FromSeconds(30), cancellationToken, work.Legs.ClientHttp2);
         if (error is not null)
         {
             await process.DisposeAsync();
             return (null, error);
+        }
+
+        if (contender.Kind == ContenderKind.DotNet && TransportLine().Matches(await File.ReadAllTextAsync(logPath, cancellationToken)) is { Count: > 0 } transports)
+        {
+            context.Result.Transports[contender.Name] = transports[^1].Groups[1].Value;
         }
 
         return (new ContenderSession(contender, context, process, work, round), null);
@@ -121,6 +128,54 @@ public sealed class ContenderSession : IAsyncDisposable
             peak,
             allocationRate / result.RequestsPerSecond,
             countsBefore is null || countsAfter is null ? null : [.. countsAfter.Zip(countsBefore, (after, before) => after - before - 1)]);
+    }
+
+    /// <summary>True for the shape after whose window the system calls are counted: GET 10 B over http/1.1 (any connection count).</summary>
+    public static bool IsSyscallProbeShape(LoadShape shape) => shape.Name.StartsWith("get-10b-c", StringComparison.Ordinal);
+
+    /// <summary>
+    /// After a shape's window, counts the contender's system calls (<see cref="SyscallProbe"/>) while the same load runs
+    /// again: strace is attached a second after wrk starts (its connections open), for <see cref="SyscallProbe.Window"/>;
+    /// requests are counted by the origin. Null for direct, or (with a note) when strace produced no count.
+    /// </summary>
+    public async Task<SyscallSample?> ProbeSyscallsAsync(LoadShape shape, CancellationToken cancellationToken)
+    {
+        if (_process is null)
+        {
+            return null;
+        }
+
+        var file = $"r{_round}-{_contender.Name}-{shape.Name}.txt";
+        var directory = Path.Combine(_context.Options.ResultsDirectory, "strace");
+        var origin = _context.Origins.Origins.First(o => o.Port == _work.OriginPorts[0]);
+        var timestamp = DateTime.UtcNow;
+        var load = _context.Wrk.RunAsync(Port, shape, (int)SyscallProbe.Window.TotalSeconds + 3, cancellationToken);
+        await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken);
+        (SyscallSummary? Summary, long Requests, string? Error) probe;
+        try
+        {
+            probe = await SyscallProbe.RunAsync(
+                ProcessGroupStats.Pids(_process.Id),
+                Path.Combine(directory, file),
+                _context.LoadCpus,
+                () => OriginRequestCounter.ReadAsync(_context.Http, origin, cancellationToken),
+                cancellationToken);
+        }
+        catch (Exception e) when (e is HttpRequestException or FormatException)
+        {
+            probe = (null, 0, $"the {origin.Label} origin's request count could not be read: {e.Message}");
+        }
+
+        var (summary, requests, error) = probe;
+        var (_, output) = await load;
+        await File.WriteAllTextAsync(Path.Combine(directory, "wrk-" + file), output, cancellationToken);
+        if (summary is null || requests <= 0)
+        {
+            _context.Result.Notes.Add($"round {_round}, {_contender.Name}: system calls not counted ({error ?? $"no request reached the origin, see strace/wrk-{file}"})");
+            return null;
+        }
+
+        return new SyscallSample(_contender.Name, shape.Name, _round, timestamp, requests, summary);
     }
 
     /// <summary>
@@ -214,6 +269,10 @@ public sealed class ContenderSession : IAsyncDisposable
 
         return counts;
     }
+
+    /// <summary>The transport line of LLRP's startup report, e.g. <c>transport=epoll</c>.</summary>
+    [GeneratedRegex(@"\btransport=(\w+)")]
+    private static partial Regex TransportLine();
 
     private TimeSpan? BeginWindow()
     {

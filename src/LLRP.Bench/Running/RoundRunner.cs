@@ -1,4 +1,5 @@
 using LLRP.Bench.Contenders;
+using LLRP.Bench.Processes;
 using LLRP.Bench.Results;
 
 namespace LLRP.Bench.Running;
@@ -28,6 +29,10 @@ public static class RoundRunner
         var progress = new ProgressReporter(TimeSpan.FromTicks(perRound) * options.Rounds);
         var failures = new List<(Contender Contender, int Round, SessionWork Work, string Error)>();
         RecordSingleOrigin(result, works);
+        if (!SyscallProbe.IsAvailable)
+        {
+            result.Notes.Add("system calls not counted: strace is not installed (apt-get install strace)");
+        }
 
         try
         {
@@ -77,6 +82,7 @@ public static class RoundRunner
             return false;
         }
 
+        var probed = false;
         foreach (var shape in work.Shapes)
         {
             progress.Report($"{where} · {shape.Title}", shapePlan);
@@ -87,6 +93,15 @@ public static class RoundRunner
             else if (await session.MeasureAsync(shape, cancellationToken) is { } sample)
             {
                 result.Samples.Add(sample);
+                if (SyscallProbe.IsAvailable && !probed && ContenderSession.IsSyscallProbeShape(shape))
+                {
+                    probed = true;
+                    progress.Report($"{where} · system calls ({shape.Title}, strace)", SyscallProbe.Window + TimeSpan.FromSeconds(3));
+                    if (await session.ProbeSyscallsAsync(shape, cancellationToken) is { } syscalls)
+                    {
+                        result.SyscallSamples.Add(syscalls);
+                    }
+                }
             }
 
             if (Stopped(shape.Name))

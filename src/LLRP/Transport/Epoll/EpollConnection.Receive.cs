@@ -14,7 +14,8 @@ namespace LLRP.Transport.Epoll;
 /// </summary>
 internal sealed partial class EpollConnection
 {
-    private readonly Action _onInputResumed;
+    /// <summary>Made at the first pause of the input.</summary>
+    private Action? _onInputResumed;
     private ValueTaskAwaiter<FlushResult> _inputFlush;
     private bool _inputEnded;
     private bool _inputPaused;
@@ -65,7 +66,7 @@ internal sealed partial class EpollConnection
                 _inputPaused = true;
                 _readableWhilePaused = full;
                 _inputFlush = flush.GetAwaiter();
-                _inputFlush.UnsafeOnCompleted(_onInputResumed);
+                _inputFlush.UnsafeOnCompleted(_onInputResumed ??= () => _loop.Run(static state => ((EpollConnection)state!).ResumeInput(), this));
                 return;
             }
 

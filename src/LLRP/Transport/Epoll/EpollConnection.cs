@@ -24,8 +24,9 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
     private readonly Pipe _input;
     private readonly Pipe _output;
     private readonly ReceivingPipeReader _inputReader;
-    private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private TaskCompletionSource? _closed;
     private CancellationTokenSource? _closedToken;
+    private IDictionary<object, object?>? _items;
     private ConnectionAbortedException? _abortReason;
     private string? _connectionId;
     private int _slot = -1;
@@ -38,18 +39,10 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
         _socket = socket;
         _fd = (int)socket.SafeHandle.DangerousGetHandle();
         MemoryPool = pool;
-        _input = new Pipe(PipeOptionsFor(pool, PinnedBlockPool.LargeSize));
-        _output = new Pipe(PipeOptionsFor(pool, PinnedBlockPool.SmallSize));
-        _onInputResumed = () => _loop.Run(static state => ((EpollConnection)state!).ResumeInput(), this);
+        _input = new Pipe(pool.InputPipeOptions);
+        _output = new Pipe(pool.OutputPipeOptions);
         _inputReader = new ReceivingPipeReader(_input.Reader);
-        Transport = new DuplexPipe(_inputReader, new SendingPipeWriter(_output.Writer, RequestSend));
-        Features = new FeatureCollection();
-        Features.Set<IConnectionIdFeature>(this);
-        Features.Set<IConnectionTransportFeature>(this);
-        Features.Set<IConnectionItemsFeature>(this);
-        Features.Set<IMemoryPoolFeature>(this);
-        Features.Set<IConnectionLifetimeFeature>(this);
-        Features.Set<IConnectionEndPointFeature>(this);
+        Transport = new DuplexPipe(_inputReader, new SendingPipeWriter(_output.Writer, this));
     }
 
     /// <summary>The loop whose thread serves this connection.</summary>
@@ -63,9 +56,14 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
         set => _connectionId = value;
     }
 
-    public override IFeatureCollection Features { get; }
+    public override IFeatureCollection Features => this;
 
-    public override IDictionary<object, object?> Items { get; set; } = new Dictionary<object, object?>();
+    /// <summary>Made when first asked for: raw mode never does.</summary>
+    public override IDictionary<object, object?> Items
+    {
+        get => _items ??= new Dictionary<object, object?>();
+        set => _items = value;
+    }
 
     public override CancellationToken ConnectionClosed
     {
@@ -120,7 +118,29 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
     public override ValueTask DisposeAsync()
     {
         _loop.Run(static state => ((EpollConnection)state!).RequestDispose(), this);
-        return new ValueTask(_closed.Task);
+        return new ValueTask(ClosedTask());
+    }
+
+    /// <summary>Completes once the socket is closed; made when first asked for (an idle connection holds none).</summary>
+    private Task ClosedTask()
+    {
+        if (Volatile.Read(ref _closed) is { } existing)
+        {
+            return existing.Task;
+        }
+
+        var created = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        if (Interlocked.CompareExchange(ref _closed, created, null) is { } other)
+        {
+            return other.Task;
+        }
+
+        if (_isClosed)
+        {
+            created.TrySetResult();
+        }
+
+        return created.Task;
     }
 
     public void OnReady(uint events)
@@ -166,16 +186,6 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
         _abortReason ??= new ConnectionAbortedException(error.Message, error);
         Close();
     }
-
-    /// <summary>Either direction's pipe: 1 MiB may wait in it before the writer pauses, until half of that is read.</summary>
-    private static PipeOptions PipeOptionsFor(PinnedBlockPool pool, int minimumSegmentSize) => new(
-        pool: pool,
-        readerScheduler: PipeScheduler.Inline,
-        writerScheduler: PipeScheduler.Inline,
-        pauseWriterThreshold: 1024 * 1024,
-        resumeWriterThreshold: 512 * 1024,
-        minimumSegmentSize: minimumSegmentSize,
-        useSynchronizationContext: false);
 
     private void Register()
     {
@@ -258,7 +268,7 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
 
         _socket.Dispose();
 
-        _closed.TrySetResult();
+        Interlocked.CompareExchange(ref _closed, null, null)?.TrySetResult();
         if (Interlocked.CompareExchange(ref _closedToken, null, null) is { } token)
         {
             ThreadPool.UnsafeQueueUserWorkItem(static token => token.Cancel(), token, preferLocal: false);

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Collections.Concurrent;
+using System.IO.Pipelines;
 
 namespace LLRP.Transport.Epoll;
 
@@ -12,15 +13,30 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
     public const int SmallSize = 4 * 1024;
     public const int LargeSize = 64 * 1024;
 
-    /// <summary>Kept for reuse at most: 4 MiB of small blocks, 32 MiB of large ones (a read block for each of 512 busy sockets).</summary>
-    private const int KeptSmall = 1024;
+    /// <summary>
+    /// Kept for reuse at most: 16 MiB of small blocks (a 100 KB response relayed takes 25, so 160 of them in flight at
+    /// once), 32 MiB of large ones (a read block for each of 512 busy sockets).
+    /// </summary>
+    private const int KeptSmall = 4096;
     private const int KeptLarge = 512;
 
     private readonly ConcurrentQueue<PinnedBlock> _small = new();
     private readonly ConcurrentQueue<PinnedBlock> _large = new();
     private long _rented;
 
+    public PinnedBlockPool()
+    {
+        InputPipeOptions = PipeOptionsFor(LargeSize);
+        OutputPipeOptions = PipeOptionsFor(SmallSize);
+    }
+
     public override int MaxBufferSize => LargeSize;
+
+    /// <summary>The options of every connection's input pipe (one set for all of them: an idle connection holds none of its own).</summary>
+    public PipeOptions InputPipeOptions { get; }
+
+    /// <summary>The options of every connection's output pipe.</summary>
+    public PipeOptions OutputPipeOptions { get; }
 
     /// <summary>Blocks rented and not yet returned.</summary>
     public long Rented => Volatile.Read(ref _rented);
@@ -52,6 +68,16 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
             queue.Enqueue(block);
         }
     }
+
+    /// <summary>Either direction's pipe: 1 MiB may wait in it before the writer pauses, until half of that is read.</summary>
+    private PipeOptions PipeOptionsFor(int minimumSegmentSize) => new(
+        pool: this,
+        readerScheduler: PipeScheduler.Inline,
+        writerScheduler: PipeScheduler.Inline,
+        pauseWriterThreshold: 1024 * 1024,
+        resumeWriterThreshold: 512 * 1024,
+        minimumSegmentSize: minimumSegmentSize,
+        useSynchronizationContext: false);
 
     protected override void Dispose(bool disposing)
     {

@@ -6,7 +6,7 @@ namespace LLRP.Transport.Epoll;
 /// The output pipe's writer as a connection's user sees it: each flush (and the end) also schedules the connection's send
 /// with its loop, so the loop learns of new output without keeping a read pending on the pipe.
 /// </summary>
-internal sealed class SendingPipeWriter(PipeWriter inner, Action flushed) : PipeWriter
+internal sealed class SendingPipeWriter(PipeWriter inner, EpollConnection connection) : PipeWriter
 {
     public override bool CanGetUnflushedBytes => inner.CanGetUnflushedBytes;
 
@@ -23,13 +23,13 @@ internal sealed class SendingPipeWriter(PipeWriter inner, Action flushed) : Pipe
     public override ValueTask<FlushResult> FlushAsync(CancellationToken cancellationToken = default)
     {
         var result = inner.FlushAsync(cancellationToken);
-        flushed();
+        connection.RequestSend();
         return result;
     }
 
     public override void Complete(Exception? exception = null)
     {
         inner.Complete(exception);
-        flushed();
+        connection.RequestSend();
     }
 }
