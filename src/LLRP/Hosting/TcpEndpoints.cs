@@ -13,19 +13,22 @@ namespace LLRP.Hosting;
 /// <summary>
 /// Binds each TCP route's <c>Listen</c> address as a Kestrel endpoint of its own, whose connections go to the route's
 /// <see cref="TcpConnectionHandler"/>: no HTTP, no TLS, bytes as they come. The addresses are bound once, at start-up.
-/// With splice (<see cref="Spliced"/>) they are bound by <see cref="TcpRouteListenerFactory"/>, else by Kestrel's sockets
-/// transport.
+/// With splice (<see cref="Spliced"/>), or with <c>transport=epoll</c> (whose connections give the relay no socket), they are
+/// bound by <see cref="TcpRouteListenerFactory"/>, else by Kestrel's sockets transport.
 /// </summary>
 internal static class TcpEndpoints
 {
     /// <summary>Whether TCP routes relay with splice: <c>tcp.splice</c> on, on Linux.</summary>
     public static bool Spliced(ProxyOptions options) => options.TcpSplice && OperatingSystem.IsLinux();
 
+    /// <summary>Whether the TCP routes' addresses are bound by <see cref="TcpRouteListenerFactory"/>.</summary>
+    private static bool OwnListeners(ProxyOptions options) => Spliced(options) || options.Transport == TransportKind.Epoll;
+
     public static void Listen(KestrelServerOptions kestrel, ProxyOptions options, BoundListeners listeners)
     {
         foreach (var route in options.Routing.TcpRoutes)
         {
-            kestrel.Listen(Spliced(options) ? new TcpRouteEndPoint(route.Listen) : route.Listen, listen =>
+            kestrel.Listen(OwnListeners(options) ? new TcpRouteEndPoint(route.Listen) : route.Listen, listen =>
             {
                 listeners.AddTcp(route.Id, listen);
                 listen.Use(_ => new TcpConnectionHandler(route.Id, listen.ApplicationServices.GetRequiredService<TcpServices>()).OnConnectedAsync);
@@ -57,12 +60,12 @@ internal static class TcpEndpoints
     }
 
     /// <summary>
-    /// The TCP routes' transport when they relay with splice, registered after every other transport (Kestrel asks the
+    /// The TCP routes' transport when they have listeners of their own, registered after every other transport (Kestrel asks the
     /// last registered first), so that it alone binds the routes' addresses.
     /// </summary>
     public static void AddTransport(IServiceCollection services, ProxyOptions options)
     {
-        if (options.Routing.TcpRoutes.Count > 0 && Spliced(options))
+        if (options.Routing.TcpRoutes.Count > 0 && OwnListeners(options))
         {
             services.AddSingleton<IConnectionListenerFactory, TcpRouteListenerFactory>();
         }

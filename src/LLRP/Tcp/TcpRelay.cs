@@ -17,8 +17,9 @@ namespace LLRP.Tcp;
 /// - a reset on either side resets the other (SO_LINGER 0, then close): a peer never takes a cut stream for a complete one;
 /// - no byte either way for the idle timeout (<see cref="OnHeartbeat"/>) closes both with a FIN; Kestrel's abort of the
 ///   client connection at the end of the shutdown timeout closes the upstream connection.
-/// The first end decides how the relay ended (<see cref="End"/>). A client connection of <see cref="TcpRouteConnection"/>
-/// relays both ways with splice instead (TcpRelay.Splice.cs), with the same ends.
+/// The first end decides how the relay ended (<see cref="End"/>). With splice (<c>tcp.splice</c>, Linux) the relay, whose
+/// client connection is then a <see cref="TcpRouteConnection"/>, moves the bytes with splice instead (TcpRelay.Splice.cs),
+/// with the same ends.
 /// </summary>
 internal sealed partial class TcpRelay
 {
@@ -35,8 +36,11 @@ internal sealed partial class TcpRelay
     private long _toClient;
     private bool _sendingToClient;
 
-    /// <param name="pipes">Where a spliced relay takes its pipes; a <see cref="TcpRouteConnection"/> client is relayed with splice.</param>
-    /// <param name="writable">Where a spliced relay waits for a full destination; required with a <see cref="TcpRouteConnection"/> client.</param>
+    /// <param name="pipes">Where a spliced relay takes its pipes.</param>
+    /// <param name="writable">
+    /// Where a spliced relay waits for a full destination: given when the relay splices, which it does only with a
+    /// <see cref="TcpRouteConnection"/> client; null for the copy loop.
+    /// </param>
     public TcpRelay(ConnectionContext client, Socket upstream, TimeSpan idleTimeout, SplicePipePool pipes, WritableWaiter? writable)
     {
         _client = client;
@@ -45,8 +49,9 @@ internal sealed partial class TcpRelay
         _upstream = upstream;
         _idleMs = (long)idleTimeout.TotalMilliseconds;
         _pipes = pipes;
-        _spliced = client is TcpRouteConnection;
-        _writable = writable ?? (_spliced ? throw new ArgumentNullException(nameof(writable), "A spliced relay waits for a full destination.") : null);
+        _writable = writable;
+        _spliced = writable is not null;
+
         if (_spliced)
         {
             // A splice on a blocking socket would hold its thread: both are non-blocking, waited on with zero-byte receives.
