@@ -72,7 +72,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             rewriter.WriteHead(ref writer, head);
             writer.Commit();
             _body = body;
-            _pump = body is null ? FlushAsync(connection.Output) : PumpAsync(body, connection, head.Framing == BodyFraming.Chunked);
+            _pump = body is null ? RequestBodyPump.FlushAsync(connection.Output) : PumpAsync(body, connection, head.Framing == BodyFraming.Chunked);
             var answered = await ReadHeadAsync(connection.Input, timeout);
             if (answered != ForwarderError.UpstreamClosed || resent || body is not null || !head.IsIdempotent || connection.CompletedResponses == 0)
             {
@@ -324,7 +324,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         var output = connection.Output;
         try
         {
-            if (!await FlushAsync(output))
+            if (!await RequestBodyPump.FlushAsync(output))
             {
                 return false;
             }
@@ -350,10 +350,10 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
                         ChunkedEncoding.WriteLastChunk(output);
                     }
 
-                    return await FlushAsync(output);
+                    return await RequestBodyPump.FlushAsync(output);
                 }
 
-                if (!await FlushAsync(output))
+                if (!await RequestBodyPump.FlushAsync(output))
                 {
                     return false;
                 }
@@ -363,19 +363,6 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         {
             // The client reset its stream or sent more than its limit: the destination must not take the request as whole.
             connection.Abort();
-            return false;
-        }
-    }
-
-    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    private static async ValueTask<bool> FlushAsync(PipeWriter output)
-    {
-        try
-        {
-            return !(await output.FlushAsync()).IsCompleted;
-        }
-        catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
-        {
             return false;
         }
     }

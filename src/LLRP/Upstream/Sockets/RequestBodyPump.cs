@@ -72,7 +72,7 @@ internal static class RequestBodyPump
 
     /// <summary>False when the upstream no longer takes the body; its response may still come, so the connection is left to the response side.</summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    private static async ValueTask<bool> FlushAsync(PipeWriter output)
+    internal static async ValueTask<bool> FlushAsync(PipeWriter output)
     {
         try
         {
