@@ -149,7 +149,6 @@ internal sealed class Http2FrontEnd(
         var error = await routing.BeginAsync(route, head.IsIdempotent, head);
         while (error == ForwarderError.None)
         {
-            forwarder.Version = (route.Cluster.Options.HttpVersion, route.Cluster.Options.VersionPolicy);
             forwarder.Add(head, default, 0, 0, body);
             var result = await forwarder.ForwardAsync(null);
             routing.Report(result.Error, result.Completed);

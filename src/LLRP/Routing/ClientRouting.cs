@@ -180,7 +180,7 @@ internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, 
         }
 
         rewriter.Retarget(destination.Authority, destination.Endpoint.PathPrefix, route.RequestTransforms);
-        var error = await forwarder.BeginBatchAsync(destination.Endpoint, route.Cluster.Options.ResponseHeadersTimeout);
+        var error = await forwarder.BeginBatchAsync(destination.Endpoint, route.Cluster.Options);
         if (error != ForwarderError.None)
         {
             Report(error, completed: 0);

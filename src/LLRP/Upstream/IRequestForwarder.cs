@@ -1,6 +1,7 @@
 using System.Buffers;
 using LLRP.ClientSide;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 
@@ -23,9 +24,9 @@ internal interface IRequestForwarder : IAsyncDisposable
     ForwarderTraits Traits { get; }
 
     /// <summary>Makes <paramref name="downstream"/> ready for a batch (an open connection, for one); an error is answered before anything is sent.</summary>
-    /// <param name="downstream">The batch's destination.</param>
-    /// <param name="responseHeadersTimeout">Its cluster's time from a request sent to its response head.</param>
-    ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout);
+    /// <param name="destination">The batch's destination.</param>
+    /// <param name="cluster">Its cluster: the time from a request sent to its response head, and the HTTP version asked of it.</param>
+    ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, ClusterOptions cluster);
 
     /// <summary>Takes the next request of the batch.</summary>
     /// <param name="head">Its parsed head; reused for the next request once this returns.</param>

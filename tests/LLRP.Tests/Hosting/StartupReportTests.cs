@@ -124,4 +124,23 @@ public sealed class StartupReportTests
         Assert.Contains("  cluster h2: ", report, StringComparison.Ordinal);
         Assert.Contains(expected, report, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("raw", true)]
+    [InlineData("httpclient", false)]
+    [InlineData("yarp", false)]
+    public void Describe_Http2Cluster_SaysWhenHttp11ClientsStayOnHttp11(string mode, bool stays)
+    {
+        var options = ConfiguredOptions.Read(
+            ("mode", mode),
+            ("ReverseProxy:Routes:all:ClusterId", "h2"),
+            ("ReverseProxy:Routes:all:Match:Path", "{**rest}"),
+            ("ReverseProxy:Clusters:h2:Destinations:one:Address", "http://127.0.0.1:8081"),
+            ("ReverseProxy:Clusters:h2:HttpRequest:Version", "2"));
+
+        var report = StartupReport.Describe(options, ["http://127.0.0.1:8080"], [], [], transportQueues: 2);
+
+        Assert.Equal(stays, report.Contains("HTTP/2 to destinations on several connections when one's streams are all in use for HTTP/2 clients (raw mode sends HTTP/1.1 clients' requests over HTTP/1.1)", StringComparison.Ordinal));
+        Assert.Contains("HTTP/2 to destinations", report, StringComparison.Ordinal);
+    }
 }

@@ -1,6 +1,7 @@
 using System.Buffers;
 using LLRP.ClientSide;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream;
@@ -14,7 +15,7 @@ internal sealed class ScriptedForwarder(Func<string, ForwarderError> begin) : IR
 
     public ForwarderTraits Traits => ForwarderTraits.Pipelining;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint downstream, TimeSpan responseHeadersTimeout)
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint downstream, ClusterOptions cluster)
     {
         Begun.Add(downstream.Host[..1]);
         return ValueTask.FromResult(begin(downstream.Host[..1]));

@@ -38,7 +38,8 @@ public sealed record ClusterOptions(
 {
     /// <summary>
     /// The HTTP version asked of its destinations (<c>HttpRequest:Version</c>): 1.1 unless set. HTTP/2 clients' requests
-    /// are sent with it in every mode; HTTP/1.1 clients' requests go over HTTP/1.1.
+    /// are sent with it in every mode; HTTP/1.1 clients' requests too but in raw mode, an upgrade request excepted (HTTP/1.1
+    /// exactly).
     /// </summary>
     public Version HttpVersion { get; init; } = System.Net.HttpVersion.Version11;
 

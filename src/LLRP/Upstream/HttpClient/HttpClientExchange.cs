@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Net;
 using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Tasks;
 
@@ -24,29 +25,44 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
     private HttpRequestMessage? _reusedMessage;
     private ForwardedContent? _reusedContent;
     private readonly RestartableTimeout _timeout = new(responseHeadersTimeout);
+    private ClusterOptions? _cluster;
 
-    /// <summary>The response headers timeout of the batch's cluster.</summary>
-    public TimeSpan ResponseHeadersTimeout
+    /// <summary>The batch's cluster: its response headers timeout, and the HTTP version its requests ask.</summary>
+    public ClusterOptions Cluster
     {
-        set => _timeout.Duration = value;
+        set
+        {
+            _cluster = value;
+            _timeout.Duration = value.ResponseHeadersTimeout;
+        }
     }
 
-    /// <summary>An empty message to fill: the connection's reused one, its headers cleared, or a new one.</summary>
-    public HttpRequestMessage NextMessage()
+    /// <summary>
+    /// An empty message to fill (the connection's reused one, its headers cleared, or a new one), asking the cluster's
+    /// HTTP version with its policy; an upgrade request asks HTTP/1.1 exactly, since its <c>Upgrade</c> (RFC 9110 §7.8)
+    /// has no meaning in HTTP/2 (RFC 9113 §8.2.2).
+    /// </summary>
+    public HttpRequestMessage NextMessage(bool upgrade)
     {
-        if (!reuseRequest)
-        {
-            return NewMessage();
-        }
-
-        if (_reusedMessage is { } message)
+        var message = reuseRequest ? _reusedMessage : null;
+        if (message is not null)
         {
             message.Headers.Clear();
             message.Content = null;
-            return message;
+        }
+        else
+        {
+            message = new HttpRequestMessage();
+            if (reuseRequest)
+            {
+                _reusedMessage = message;
+            }
         }
 
-        return _reusedMessage = NewMessage();
+        (message.Version, message.VersionPolicy) = upgrade || _cluster is not { } cluster
+            ? (HttpVersion.Version11, HttpVersionPolicy.RequestVersionExact)
+            : (cluster.HttpVersion, cluster.VersionPolicy);
+        return message;
     }
 
     /// <summary>The request content of the mode: the connection's reused one, emptied, or a new one from <paramref name="create"/>.</summary>
@@ -199,8 +215,6 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
         _timeout.Dispose();
         _reusedMessage?.Dispose();
     }
-
-    private static HttpRequestMessage NewMessage() => new() { Version = HttpVersion.Version11, VersionPolicy = HttpVersionPolicy.RequestVersionExact };
 
     /// <summary>Waits for a read whose result is no longer wanted, so the buffer it fills can go back to the pool.</summary>
     private static async ValueTask ObserveAsync(ValueTask<int> read)

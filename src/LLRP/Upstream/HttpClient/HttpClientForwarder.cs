@@ -1,6 +1,7 @@
 using System.Buffers;
 using LLRP.ClientSide;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 
@@ -30,9 +31,9 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, ClusterOptions cluster)
     {
-        exchange.ResponseHeadersTimeout = responseHeadersTimeout;
+        exchange.Cluster = cluster;
         _destination = destination;
         _uris.Retarget(destination);
         return ValueTask.FromResult(ForwarderError.None);
@@ -40,7 +41,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
 
     public void Add(RequestHead head, in ReadOnlySequence<byte> message, int headLength, long bodyLength, BodyKind body)
     {
-        var request = _message = exchange.NextMessage();
+        var request = _message = exchange.NextMessage(head.IsUpgrade);
         request.Method = _methods.Get(head.Method);
         request.RequestUri = _uris.Get(context.Rewriter.RenderTarget(head, _target));
         if (body != BodyKind.None)

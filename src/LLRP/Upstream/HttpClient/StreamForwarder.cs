@@ -4,6 +4,7 @@ using System.Net;
 using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Http1.Transforms;
@@ -59,8 +60,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
-    /// <summary>The HTTP version asked of the destination, and how strictly (its cluster's <c>HttpRequest</c>).</summary>
-    public (Version Version, HttpVersionPolicy Policy) Version { get; set; } = (HttpVersion.Version11, HttpVersionPolicy.RequestVersionExact);
+    /// <summary>The HTTP version asked of the batch's destination, and how strictly (its cluster's <c>HttpRequest</c>).</summary>
+    private (Version Version, HttpVersionPolicy Policy) _version = (HttpVersion.Version11, HttpVersionPolicy.RequestVersionExact);
 
     public ResponseTransforms Transforms { private get; set; } = ResponseTransforms.None;
 
@@ -81,7 +82,6 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     public void Begin(HttpContext context, RequestRewriter rewriter)
     {
         (_context, _rewriter) = (context, rewriter);
-        Version = (HttpVersion.Version11, HttpVersionPolicy.RequestVersionExact);
         Transforms = ResponseTransforms.None;
         AffinityLine = [];
         Status = 0;
@@ -103,11 +103,12 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
 
     private HttpContext Context => _context ?? throw new InvalidOperationException($"{nameof(Begin)} comes before forwarding.");
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, ClusterOptions cluster)
     {
         _destination = destination;
         _destinationChosen = Stopwatch.GetTimestamp();
-        _responseHeadersTimeout = responseHeadersTimeout;
+        _responseHeadersTimeout = cluster.ResponseHeadersTimeout;
+        _version = (cluster.HttpVersion, cluster.VersionPolicy);
         _uris.Retarget(destination);
         return ValueTask.FromResult(ForwarderError.None);
     }
@@ -118,7 +119,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _message = null;
         var context = Context;
         _isHead = head.IsHeadMethod;
-        _pooledHead = pooled is not null && Version.Version == HttpVersion.Version11 && Version.Policy != HttpVersionPolicy.RequestVersionOrHigher
+        _pooledHead = pooled is not null && _version.Version == HttpVersion.Version11 && _version.Policy != HttpVersionPolicy.RequestVersionOrHigher
             && !context.Request.Headers.ContainsKey(HeaderNames.TE) ? head : null;
         if (_pooledHead is not null)
         {
@@ -130,8 +131,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         {
             Method = _methods.Get(head.Method),
             RequestUri = _uris.Get(rewriter.RenderTarget(head, _target)),
-            Version = Version.Version,
-            VersionPolicy = Version.Policy,
+            Version = _version.Version,
+            VersionPolicy = _version.Policy,
         };
         if (body != BodyKind.None)
         {

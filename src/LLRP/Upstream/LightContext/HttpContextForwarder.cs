@@ -1,6 +1,7 @@
 using System.Buffers;
 using LLRP.ClientSide;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream.HttpClient;
@@ -31,9 +32,9 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, ClusterOptions cluster)
     {
-        exchange.ResponseHeadersTimeout = responseHeadersTimeout;
+        exchange.Cluster = cluster;
         _uris.Retarget(destination);
         return ValueTask.FromResult(ForwarderError.None);
     }
@@ -48,7 +49,7 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
     public ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
     {
         var httpContext = _light.Context;
-        var message = exchange.NextMessage();
+        var message = exchange.NextMessage(_requestedUpgrades != 0);
         if (_hasBody)
         {
             var content = (StreamBodyContent)exchange.Content(_newContent);

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Tasks;
@@ -27,10 +28,10 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
 
     public ForwarderTraits Traits => ForwarderTraits.Pipelining;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, ClusterOptions cluster)
     {
         _count = 0;
-        relay.ResponseHeadersTimeout = responseHeadersTimeout;
+        relay.ResponseHeadersTimeout = cluster.ResponseHeadersTimeout;
         return upstream.EnsureAsync(destination);
     }
 

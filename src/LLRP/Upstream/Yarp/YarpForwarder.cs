@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Http1;
 using LLRP.Tasks;
 using LLRP.Upstream.HttpClient;
@@ -55,15 +56,16 @@ internal sealed class YarpForwarder : IRequestForwarder
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
-    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, TimeSpan responseHeadersTimeout)
+    public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, ClusterOptions cluster)
     {
-        if (_config.ActivityTimeout != responseHeadersTimeout)
+        if (_config.ActivityTimeout != cluster.ResponseHeadersTimeout || _config.Version != cluster.HttpVersion || _config.VersionPolicy != cluster.VersionPolicy)
         {
-            // YARP's activity timeout is the response headers timeout of the batch's cluster.
-            _config = _config with { ActivityTimeout = responseHeadersTimeout };
+            // YARP's activity timeout is the response headers timeout of the batch's cluster, and the version its
+            // cluster's; an upgrade request keeps HTTP/1.1 (its configuration's), where its Upgrade has a meaning.
+            _config = _config with { ActivityTimeout = cluster.ResponseHeadersTimeout, Version = cluster.HttpVersion, VersionPolicy = cluster.VersionPolicy };
         }
 
-        _upgrade.ResponseHeadersTimeout = responseHeadersTimeout;
+        _upgrade.ResponseHeadersTimeout = cluster.ResponseHeadersTimeout;
         _uris.Retarget(destination);
         _destinationPrefix = destination.Origin;
         return ValueTask.FromResult(ForwarderError.None);

@@ -23,7 +23,7 @@ internal sealed class YarpForwarderFactory(ProxyOptions options, HttpClientInvok
         options.ResponseHeadersTimeout,
         options.MaxResponseHeadersTotalSize);
 
-    /// <summary>HTTP/1.1 only, as the other modes.</summary>
+    /// <summary>HTTP/1.1 exactly: an upgrade request's always, any other's until its batch's cluster asks another version.</summary>
     private static ForwarderRequestConfig Http11(TimeSpan activityTimeout) => new()
     {
         ActivityTimeout = activityTimeout,

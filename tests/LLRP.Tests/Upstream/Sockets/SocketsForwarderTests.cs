@@ -6,6 +6,7 @@ using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http1;
+using LLRP.Tests.Routing;
 using LLRP.Upstream;
 using LLRP.Upstream.Sockets;
 using Microsoft.Extensions.DependencyInjection;
@@ -36,7 +37,7 @@ public sealed class SocketsForwarderTests
             new ResponseRelay(response, 65536, NoLimits, TimeSpan.FromSeconds(30), new UpgradeProtocols([])),
             new RequestRewriter([], [], [], "http"u8.ToArray(), new RewriteSettings(PreserveHost: false, ForwardedHeaders: false, AddVia: false)),
             Limits);
-        Assert.Equal(ForwarderError.None, await forwarder.BeginBatchAsync(Downstream, TimeSpan.FromSeconds(30)));
+        Assert.Equal(ForwarderError.None, await forwarder.BeginBatchAsync(Downstream, TestClusters.Cluster(1)));
         var message = new ReadOnlySequence<byte>("POST /upload HTTP/1.1\r\nHost: example\r\nContent-Length: 100\r\n\r\n"u8.ToArray());
         var head = new RequestHead();
         Assert.True(RequestHeadParser.TryParse(message, head, Limits, out var headLength));
