@@ -1,8 +1,10 @@
 using System.Buffers.Binary;
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
 using System.Text;
 using LLRP.FunctionalTests.Infrastructure;
+using LLRP.Testing;
 
 namespace LLRP.FunctionalTests.Tcp;
 
@@ -69,13 +71,45 @@ public sealed class ProxyProtocolHttpClusterTests
         Assert.Equal(2, origin.Accepted);
     }
 
+    /// <summary>An https:// destination: the header comes first on the TCP connection, then the TLS handshake, then the request inside it.</summary>
+    [Theory]
+    [InlineData(LlrpModes.RawPerClient)]
+    [InlineData(LlrpModes.RawPooled)]
+    public async Task V2_HttpsDestination_HeaderBeforeTheHandshake(string mode)
+    {
+        using var certificate = TestCertificate.Create();
+        await using var origin = TcpOrigin.Manual();
+        using var root = Settings(origin, "v2", "https", "\"HttpClient\": { \"DangerousAcceptAnyServerCertificate\": true }, ");
+        await using var proxy = await TestHosts.StartProxyInContentRootAsync(root, mode);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync("GET /secure HTTP/1.1\r\nHost: example\r\n\r\n");
+        using var upstream = await origin.AcceptAsync();
+        AssertV2Header(await ReceiveBytesAsync(upstream, 28), client.LocalEndPoint.Port, proxy.Port);
+        await using var tls = new SslStream(new NetworkStream(upstream, ownsSocket: false));
+        await Deadline.RunAsync(async token => await tls.AuthenticateAsServerAsync(new SslServerAuthenticationOptions { ServerCertificate = certificate.Certificate }, token), "handshake");
+        var head = new StringBuilder();
+        var one = new byte[1];
+        while (!head.ToString().EndsWith("\r\n\r\n", StringComparison.Ordinal))
+        {
+            await Deadline.RunAsync(token => tls.ReadExactlyAsync(one, token), "receive");
+            head.Append((char)one[0]);
+        }
+
+        Assert.StartsWith("GET /secure HTTP/1.1\r\n", head.ToString(), StringComparison.Ordinal);
+        await Deadline.RunAsync(token => tls.WriteAsync("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"u8.ToArray(), token), "send");
+        var response = await client.ReadResponseAsync();
+        Assert.Equal(200, response.StatusCode);
+        Assert.Equal("ok", response.BodyText);
+    }
+
     /// <summary>One route to cluster <c>c</c>, whose one destination is <paramref name="origin"/>, sending the header of <paramref name="version"/>.</summary>
-    private static ContentRoot Settings(TcpOrigin origin, string version)
+    private static ContentRoot Settings(TcpOrigin origin, string version, string scheme = "http", string cluster = "")
         => ContentRoot.WithSettings($$"""
             {
               "ReverseProxy": {
                 "Routes": { "r": { "ClusterId": "c", "Match": { "Path": "/{**rest}" } } },
-                "Clusters": { "c": { "Destinations": { "d": { "Address": "http://127.0.0.1:{{origin.Port}}/" } }, "Metadata": { "Llrp.ProxyProtocol": "{{version}}" } } }
+                "Clusters": { "c": { {{cluster}}"Destinations": { "d": { "Address": "{{scheme}}://127.0.0.1:{{origin.Port}}/" } }, "Metadata": { "Llrp.ProxyProtocol": "{{version}}" } } }
               }
             }
             """);
