@@ -1,5 +1,6 @@
 using System.Net;
 using System.Text;
+using LLRP.Configuration.Routes;
 
 namespace LLRP.Configuration;
 
@@ -33,6 +34,12 @@ public sealed class DestinationEndpoint
     /// <c>HttpClient:DangerousAcceptAnyServerCertificate</c> (raw mode; the modes over HttpClient take <c>tls.downstreamInsecure</c>).
     /// </summary>
     public bool AcceptsAnyCertificate { get; private init; }
+
+    /// <summary>
+    /// The PROXY protocol header each raw-mode connection to this <c>http(s)</c> destination starts with, before any TLS: its
+    /// cluster's <c>Metadata:Llrp.ProxyProtocol</c>; such a connection serves one client connection only.
+    /// </summary>
+    public ProxyProtocolVersion ProxyProtocol { get; private init; }
 
     /// <summary>True for an <c>https</c> downstream: its connections run TLS, with the host name checked against its certificate.</summary>
     public bool IsTls { get; }
@@ -83,7 +90,10 @@ public sealed class DestinationEndpoint
             : null;
 
     /// <summary>The same destination, with any certificate accepted (<see cref="AcceptsAnyCertificate"/>).</summary>
-    public DestinationEndpoint AcceptingAnyCertificate() => new(Uri) { AcceptsAnyCertificate = true };
+    public DestinationEndpoint AcceptingAnyCertificate() => new(Uri) { AcceptsAnyCertificate = true, ProxyProtocol = ProxyProtocol };
+
+    /// <summary>The same destination, its connections starting with the PROXY protocol header of <paramref name="version"/> (<see cref="ProxyProtocol"/>).</summary>
+    public DestinationEndpoint SendingProxyProtocol(ProxyProtocolVersion version) => new(Uri) { AcceptsAnyCertificate = AcceptsAnyCertificate, ProxyProtocol = version };
 
     public override string ToString() => Uri.ToString();
 }

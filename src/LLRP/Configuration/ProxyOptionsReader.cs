@@ -143,6 +143,11 @@ public static class ProxyOptionsReader
             {
                 throw new ProxyConfigurationException($"{key}:HttpClient:EnableMultipleHttp2Connections", cluster.EnableMultipleHttp2Connections ? "true" : "false", $"{(options.EnableMultipleHttp2Connections ? "true" : "false")}, as every other cluster and as at start-up: HTTP/2 requests go to destinations through one HttpClient handler for all clusters");
             }
+
+            if (!cluster.IsTcp && cluster.ProxyProtocol != ProxyProtocolVersion.None && options.Mode != ProxyMode.Raw)
+            {
+                throw new ProxyConfigurationException($"{key}:Metadata:{ConfigurationKeys.ReverseProxySection.ProxyProtocol}", cluster.ProxyProtocol.ToString().ToLowerInvariant(), $"no PROXY protocol in the modes over HttpClient, whose handler shares its connections among clients while the header carries one client's address: {ConfigurationKeys.Mode}=raw sends it");
+            }
         }
     }
 

@@ -91,6 +91,6 @@ internal static class ProxyServiceCollectionExtensions
         var connector = Connector(provider, options);
         var pool = provider.GetRequiredService<UpstreamConnectionPool>();
         var chunkLimits = SocketsForwarderFactory.ResponseBodyLimitsOf(options);
-        return () => new PooledStreamExchange(new UpstreamSession(connector, pool), options.MaxResponseHeadersTotalSize, chunkLimits);
+        return () => new PooledStreamExchange(new UpstreamSession(connector, pool, client: null, local: null), options.MaxResponseHeadersTotalSize, chunkLimits);
     }
 }

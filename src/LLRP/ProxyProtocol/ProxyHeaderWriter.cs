@@ -21,6 +21,18 @@ internal static class ProxyHeaderWriter
     /// <summary>The v2 header's first 12 bytes (section 2.2).</summary>
     public static ReadOnlySpan<byte> Signature => [0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A];
 
+    /// <summary>The header of <paramref name="version"/> from the client's address to the one it connected to; empty for none, or when either is not an IP address.</summary>
+    public static byte[] HeaderOf(ProxyProtocolVersion version, EndPoint? client, EndPoint? local)
+    {
+        if (version == ProxyProtocolVersion.None || client is not IPEndPoint source || local is not IPEndPoint destination)
+        {
+            return [];
+        }
+
+        Span<byte> header = stackalloc byte[MaxLength];
+        return header[..Write(header, version, source, destination)].ToArray();
+    }
+
     /// <summary>Writes the header into <paramref name="output"/> (at least <see cref="MaxLength"/> bytes); returns its length.</summary>
     public static int Write(Span<byte> output, ProxyProtocolVersion version, IPEndPoint source, IPEndPoint destination)
     {

@@ -77,7 +77,7 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
         }
 
         var timeout = route.Options.ConnectTimeout;
-        var header = ProxyHeader(route.Cluster.Options.ProxyProtocol, client, local);
+        var header = ProxyHeaderWriter.HeaderOf(route.Cluster.Options.ProxyProtocol, client, local);
         var target = await RelayRouting.ConnectAsync(route.Cluster, destination => services.Connector.ConnectAsync(destination, timeout, header), services.Routing);
         if (target.Connection is not { } upstream)
         {
@@ -100,18 +100,6 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
             services.Metrics.Closed(route.Tag, relay.FromClient, relay.ToClient);
             Log(client, route, target.Destination.Name, TcpAccessLog.Word(relay.End), relay.FromClient, relay.ToClient, start);
         }
-    }
-
-    /// <summary>The cluster's PROXY protocol header: from the client's address to the one it connected to; empty for none.</summary>
-    private static byte[] ProxyHeader(ProxyProtocolVersion version, IPEndPoint? client, IPEndPoint? local)
-    {
-        if (version == ProxyProtocolVersion.None || client is null || local is null)
-        {
-            return [];
-        }
-
-        Span<byte> header = stackalloc byte[ProxyHeaderWriter.MaxLength];
-        return header[..ProxyHeaderWriter.Write(header, version, client, local)].ToArray();
     }
 
     /// <param name="client">The client's address: the connection's, or the one its PROXY protocol header carried.</param>

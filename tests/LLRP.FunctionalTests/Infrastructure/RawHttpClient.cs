@@ -23,6 +23,9 @@ public sealed class RawHttpClient : IAsyncDisposable
         _reader = new WireReader(_stream);
     }
 
+    /// <summary>The client's address and port, as the proxy sees them.</summary>
+    public IPEndPoint LocalEndPoint => (IPEndPoint)_socket.LocalEndPoint!;
+
     /// <summary>Every byte received from the proxy so far.</summary>
     public byte[] Received => _reader.Received;
 

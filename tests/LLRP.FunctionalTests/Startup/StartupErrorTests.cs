@@ -58,6 +58,23 @@ public sealed class StartupErrorTests
         Assert.StartsWith($"Invalid configuration: '{key}' = ", Assert.Single(proxy.Lines), StringComparison.Ordinal);
     }
 
+    /// <summary>The modes over HttpClient share their connections among clients: an http:// cluster's PROXY protocol header, one client's address, is refused there.</summary>
+    [Theory]
+    [InlineData("httpclient")]
+    [InlineData("httpclient-httpcontext")]
+    [InlineData("yarp")]
+    public async Task Start_ProxyProtocolOnHttpClusterOverHttpClient_ExitsTwoNamingTheKeyAndRawMode(string mode)
+    {
+        using var root = ContentRoot.Empty();
+        root.WriteSettings("""{ "ReverseProxy": { "Routes": { "r": { "ClusterId": "c", "Match": { "Path": "/{**x}" } } }, "Clusters": { "c": { "Destinations": { "d": { "Address": "http://127.0.0.1:1/" } }, "Metadata": { "Llrp.ProxyProtocol": "v1" } } } } }""");
+        await using var proxy = AppProcess.StartProxy(root.Path, [$"--urls=http://127.0.0.1:{LoopbackPort.Closed()}", $"--mode={mode}"]);
+
+        Assert.Equal(2, await proxy.ExitCodeAsync());
+        var line = Assert.Single(proxy.Lines);
+        Assert.StartsWith("Invalid configuration: 'ReverseProxy:Clusters:c:Metadata:Llrp.ProxyProtocol' = 'v1'", line, StringComparison.Ordinal);
+        Assert.Contains("mode=raw sends it", line, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("urls")]
     [InlineData("admin.urls")]

@@ -8,7 +8,7 @@ namespace LLRP.Microbenchmarks.InMemory;
 /// <summary>An origin on in-memory pipes that answers every request head with the same response.</summary>
 internal sealed class InMemoryOrigin(byte[] response, bool inline) : IUpstreamConnectionFactory
 {
-    public ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint downstream)
+    public ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint downstream, ReadOnlyMemory<byte> proxyHeader)
     {
         var (proxySide, originSide) = DuplexPipe.CreatePair(inline);
         _ = ServeAsync(originSide);

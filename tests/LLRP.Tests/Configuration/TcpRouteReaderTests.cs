@@ -155,12 +155,40 @@ public sealed class TcpRouteReaderTests
             "ReverseProxy:TcpRoutes:u:Listen",
             "no other TCP route listens on");
 
-    [Fact]
-    public void Read_ProxyProtocolOnHttpCluster_Refused()
-        => Refused(
+    /// <summary>An http(s):// cluster sends the header too, in raw mode (either strategy: its connections are each one client's).</summary>
+    [Theory]
+    [InlineData("perClient")]
+    [InlineData("pooled")]
+    public void Read_ProxyProtocolOnHttpCluster_InRawMode(string strategy)
+    {
+        var routing = ReverseProxyFiles.Routing(
             ReverseProxyFiles.With(WithHttpRoute, "ReverseProxy:Clusters:web:Metadata:Llrp.ProxyProtocol", "\"v1\""),
+            ("mode", "raw"),
+            ("upstreamConnections", strategy));
+
+        Assert.Equal(ProxyProtocolVersion.V1, Assert.Single(routing.Clusters, cluster => cluster.Id == "web").ProxyProtocol);
+    }
+
+    /// <summary>The modes over HttpClient share each handler's connections among clients: a header carrying one client's address has no place there.</summary>
+    [Theory]
+    [InlineData("httpclient")]
+    [InlineData("httpclient-httpcontext")]
+    [InlineData("yarp")]
+    public void Read_ProxyProtocolOnHttpCluster_RefusedOverHttpClient(string mode)
+    {
+        var e = ReverseProxyFiles.Refused(
+            ReverseProxyFiles.With(WithHttpRoute, "ReverseProxy:Clusters:web:Metadata:Llrp.ProxyProtocol", "\"v2\""),
             "ReverseProxy:Clusters:web:Metadata:Llrp.ProxyProtocol",
-            "in a cluster of tcp:// destinations only");
+            ("mode", mode));
+
+        Assert.Contains("mode=raw sends it", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Read_ProxyProtocolOnTcpCluster_AcceptedOverHttpClient()
+        => Assert.Equal(
+            ProxyProtocolVersion.V2,
+            Assert.Single(ReverseProxyFiles.Routing(ReverseProxyFiles.With(Minimal, "ReverseProxy:Clusters:tcp:Metadata:Llrp.ProxyProtocol", "\"v2\""), ("mode", "httpclient")).Clusters).ProxyProtocol);
 
     [Fact]
     public void Read_AcceptProxyProtocol_TrustedNetworksAndTimeout()

@@ -86,6 +86,11 @@ internal sealed class DestinationRegistry
         var endpoint = configured.Endpoint.IsTls && _options.DangerousAcceptAnyServerCertificate
             ? configured.Endpoint.AcceptingAnyCertificate()
             : configured.Endpoint;
+        if (_options.ProxyProtocol != ProxyProtocolVersion.None)
+        {
+            endpoint = endpoint.SendingProxyProtocol(_options.ProxyProtocol);
+        }
+
         var health = new DestinationHealth(
             _options.PassiveHealth.ConsecutiveFailures,
             (long)_options.PassiveHealth.Reactivation.TotalMilliseconds,

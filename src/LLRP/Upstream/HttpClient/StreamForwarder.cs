@@ -27,7 +27,8 @@ namespace LLRP.Upstream.HttpClient;
 /// 3. the response head is validated with raw mode's rules (<see cref="ResponseMessageHead"/>) and its fields pass
 ///    <see cref="ResponseHeadWriter.WriteFields"/>; the body is flushed to the client as it comes, then the trailers.
 /// In raw mode with pooled connections, a request for an HTTP/1.1 destination that does not ask for trailers
-/// (<c>te: trailers</c>, which gRPC sends) goes over raw mode's own pooled connections instead
+/// (<c>te: trailers</c>, which gRPC sends), to a destination sending no PROXY protocol header (a pooled connection is
+/// no one client's), goes over raw mode's own pooled connections instead
 /// (<see cref="PooledStreamExchange"/>), its response head given to the client by the same rules.
 /// Failures are returned: before the response started the front end answers them, after it the stream is reset.
 /// Reused stream after stream (<see cref="Begin"/> … <see cref="End"/>), so its caches (field strings, target URI,
@@ -120,7 +121,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         var context = Context;
         _isHead = head.IsHeadMethod;
         _pooledHead = pooled is not null && _version.Version == HttpVersion.Version11 && _version.Policy != HttpVersionPolicy.RequestVersionOrHigher
-            && !context.Request.Headers.ContainsKey(HeaderNames.TE) ? head : null;
+            && !context.Request.Headers.ContainsKey(HeaderNames.TE) && _destination!.ProxyProtocol == ProxyProtocolVersion.None ? head : null;
         if (_pooledHead is not null)
         {
             return;

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Net;
 using System.Net.Sockets;
 using LLRP.Configuration;
@@ -10,18 +11,18 @@ namespace LLRP.Upstream.Sockets;
 /// Raw mode's upstream connections over the epoll transport (<c>transport=epoll</c>): a connection to an <c>http</c>
 /// destination given by address is opened on the event loop of the client connection asking for it, so the request and
 /// its response are handled by one thread. TLS destinations and destinations given by name go through
-/// <see cref="UpstreamConnector"/> (.NET's sockets).
+/// <see cref="UpstreamConnector"/> (.NET's sockets). A PROXY protocol header is written first, and goes out with the first request.
 /// </summary>
 internal sealed class EpollUpstreamConnector(EpollTransport transport, UpstreamConnector sockets, ProxyOptions options, ProxyMetrics metrics) : IUpstreamConnectionFactory
 {
     private readonly TimeSpan _connectTimeout = options.ConnectTimeout;
 
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
-    public async ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint destination)
+    public async ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint destination, ReadOnlyMemory<byte> proxyHeader)
     {
         if (destination.IsTls || destination.EndPoint is not IPEndPoint endPoint)
         {
-            return await sockets.ConnectAsync(destination);
+            return await sockets.ConnectAsync(destination, proxyHeader);
         }
 
         using var timeout = new CancellationTokenSource(_connectTimeout);
@@ -37,6 +38,11 @@ internal sealed class EpollUpstreamConnector(EpollTransport transport, UpstreamC
         catch (SocketException e)
         {
             throw new UpstreamException(ForwarderError.ConnectFailed, e);
+        }
+
+        if (!proxyHeader.IsEmpty)
+        {
+            connection.Transport.Output.Write(proxyHeader.Span);
         }
 
         metrics.UpstreamConnectionOpened();

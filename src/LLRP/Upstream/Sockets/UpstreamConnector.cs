@@ -10,7 +10,7 @@ namespace LLRP.Upstream.Sockets;
 /// <summary>
 /// Opens upstream connections within the connect timeout: over <see cref="SocketPipeConnection"/> to an <c>http</c>
 /// destination; to an <c>https</c> one, a TLS handshake follows the connect (within the same timeout) and the connection
-/// runs over <see cref="SslPipeConnection"/>.
+/// runs over <see cref="SslPipeConnection"/>. A PROXY protocol header goes first, on the TCP connection, before the handshake.
 /// </summary>
 internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metrics, DestinationCertificateCheck check, FailureLog failures) : IUpstreamConnectionFactory
 {
@@ -20,13 +20,17 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
     private readonly Func<DestinationEndpoint, SslClientAuthenticationOptions> _newTls = destination => DestinationTls.ClientOptions(destination, destination.AcceptsAnyCertificate, check);
 
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
-    public async ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint destination)
+    public async ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint destination, ReadOnlyMemory<byte> proxyHeader)
     {
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         using var timeout = new CancellationTokenSource(_connectTimeout);
         try
         {
             await socket.ConnectAsync(destination.EndPoint, timeout.Token);
+            if (!proxyHeader.IsEmpty)
+            {
+                await socket.SendAsync(proxyHeader, SocketFlags.None, timeout.Token);
+            }
         }
         catch (OperationCanceledException e)
         {

@@ -1,6 +1,9 @@
+using System.Net;
 using System.Runtime.CompilerServices;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
+using LLRP.ProxyProtocol;
 using LLRP.Tasks;
 
 namespace LLRP.Upstream.Sockets;
@@ -8,9 +11,13 @@ namespace LLRP.Upstream.Sockets;
 /// <summary>
 /// The upstream connection one client connection forwards over: kept between requests (per-client strategy) or rented
 /// from and returned to the shared pool for each batch (pooled strategy); opened when none is usable; discarded, never
-/// reused, after any anomaly.
+/// reused, after any anomaly. A connection to a destination sending the PROXY protocol carries this client's address, so it
+/// is this client connection's only, whatever the strategy (HAProxy marks such connections private): never rented from nor
+/// returned to the pool.
 /// </summary>
-internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, UpstreamConnectionPool? pool)
+/// <param name="client">The client's address and port, which a PROXY protocol header carries.</param>
+/// <param name="local">The address and port the client connected to, which the header carries as its destination.</param>
+internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, UpstreamConnectionPool? pool, EndPoint? client, EndPoint? local)
 {
     /// <summary>The connection of the batch being forwarded; set by <see cref="EnsureAsync"/>.</summary>
     public UpstreamConnection Connection { get; private set; } = null!;
@@ -34,7 +41,8 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
             Discard();
         }
 
-        if (pool?.Rent(destination) is { } pooled)
+        var shared = destination.ProxyProtocol == ProxyProtocolVersion.None;
+        if (shared && pool?.Rent(destination) is { } pooled)
         {
             Connection = pooled;
             return ForwarderError.None;
@@ -42,7 +50,7 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
 
         try
         {
-            Connection = await connector.ConnectAsync(destination);
+            Connection = await connector.ConnectAsync(destination, shared ? default : ProxyHeaderWriter.HeaderOf(destination.ProxyProtocol, client, local));
             return ForwarderError.None;
         }
         catch (UpstreamException e)
@@ -51,14 +59,14 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
         }
     }
 
-    /// <summary>After a batch: keep the connection (per client), give it back (pooled), or discard it.</summary>
+    /// <summary>After a batch: keep the connection (per client, or carrying a PROXY protocol header), give it back (pooled), or discard it.</summary>
     public void Release(bool reusable)
     {
         if (!reusable || Connection.IsAborted)
         {
             Discard();
         }
-        else if (pool is not null)
+        else if (pool is not null && Connection.Destination.ProxyProtocol == ProxyProtocolVersion.None)
         {
             pool.Return(Connection);
             Connection = null!;

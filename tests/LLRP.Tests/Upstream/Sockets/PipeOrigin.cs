@@ -11,6 +11,6 @@ internal sealed class PipeOrigin : IUpstreamConnectionFactory
 
     public IDuplexPipe Downstream => _pipes.Downstream;
 
-    public ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint downstream)
+    public ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint downstream, ReadOnlyMemory<byte> proxyHeader)
         => ValueTask.FromResult(new UpstreamConnection(new LazyAbortConnection(_pipes.Proxy), downstream));
 }

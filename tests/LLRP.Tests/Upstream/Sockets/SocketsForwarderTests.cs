@@ -33,7 +33,7 @@ public sealed class SocketsForwarderTests
         var body = new ClientRequestBody(clientInput.Reader, response, NoLimits);
         body.Reset(BodyFraming.ContentLength, 100, expectsContinue: false, sendContinue: false);
         var forwarder = new SocketsForwarder(
-            new UpstreamSession(origin, pool: null),
+            new UpstreamSession(origin, pool: null, client: null, local: null),
             new ResponseRelay(response, 65536, NoLimits, TimeSpan.FromSeconds(30), new UpgradeProtocols([])),
             new RequestRewriter([], [], [], "http"u8.ToArray(), new RewriteSettings(PreserveHost: false, ForwardedHeaders: false, AddVia: false)),
             Limits);

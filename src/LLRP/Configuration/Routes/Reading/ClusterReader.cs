@@ -63,22 +63,17 @@ internal static class ClusterReader
             HttpVersion = version,
             VersionPolicy = versionPolicy,
             EnableMultipleHttp2Connections = multipleHttp2Connections,
-            ProxyProtocol = ReadProxyProtocol(metadata.GetSection(ReverseProxyKeys.ProxyProtocol), destinations[0].Endpoint.IsTcp),
+            ProxyProtocol = ReadProxyProtocol(metadata.GetSection(ReverseProxyKeys.ProxyProtocol)),
         };
     }
 
-    private static ProxyProtocolVersion ReadProxyProtocol(IConfigurationSection section, bool tcp)
-    {
-        var version = SectionValue.OneOf(section, "v1", "v2") switch
+    private static ProxyProtocolVersion ReadProxyProtocol(IConfigurationSection section)
+        => SectionValue.OneOf(section, "v1", "v2") switch
         {
             0 => ProxyProtocolVersion.V1,
             1 => ProxyProtocolVersion.V2,
             _ => ProxyProtocolVersion.None,
         };
-        return version == ProxyProtocolVersion.None || tcp
-            ? version
-            : throw SectionValue.Error(section, "v1 or v2 in a cluster of tcp:// destinations only: LLRP does not send the PROXY protocol to http(s):// destinations yet");
-    }
 
     /// <summary>
     /// <c>MaxConnectionsPerServer</c>, <c>DangerousAcceptAnyServerCertificate</c> and <c>EnableMultipleHttp2Connections</c>
