@@ -52,13 +52,5 @@ internal sealed class RenderedRequestHead
         return Head;
     }
 
-    private void Add(string name, string? value)
-    {
-        var writer = new BufferWriter<ArrayBufferWriter<byte>>(_bytes, name.Length + (value?.Length ?? 0) + 4);
-        writer.WriteLatin1(name);
-        writer.Write(": "u8);
-        writer.WriteLatin1(value ?? string.Empty);
-        writer.Write("\r\n"u8);
-        writer.Commit();
-    }
+    private void Add(string name, string? value) => FieldLine.Append(_bytes, name, value);
 }

@@ -48,15 +48,7 @@ internal sealed class RenderedResponseHead
         }
     }
 
-    private void Add(string name, string? value)
-    {
-        var writer = new BufferWriter<ArrayBufferWriter<byte>>(_bytes, name.Length + (value?.Length ?? 0) + 4);
-        writer.WriteLatin1(name);
-        writer.Write(": "u8);
-        writer.WriteLatin1(value ?? string.Empty);
-        writer.Write("\r\n"u8);
-        writer.Commit();
-    }
+    private void Add(string name, string? value) => FieldLine.Append(_bytes, name, value);
 
     /// <summary>Ends the head and parses it into <see cref="Head"/>; throws <see cref="HttpMessageException"/> for what raw mode would refuse.</summary>
     public ResponseHead Parse(int maxHeadSize)
