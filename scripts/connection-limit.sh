@@ -19,13 +19,6 @@ publish="$root/artifacts/connection-limit"
 results="$root/results/connection-limit-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$results"
 
-proxy_pid=""
-cleanup() {
-  [[ -n $proxy_pid ]] && kill -TERM "$proxy_pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
 source "$root/scripts/run-common.sh"
 install_missing connection-limit.sh curl
 
@@ -43,6 +36,7 @@ admin_port="$(free_port)"
 dotnet "$publish/LLRP/LLRP.dll" --urls="http://127.0.0.1:$proxy_port" --downstream="http://127.0.0.1:$destination_port" \
   --admin.urls="http://127.0.0.1:$admin_port" --limits.maxClientConnections="$limit" >"$results/proxy.log" 2>&1 &
 proxy_pid=$!
+started_pids+=("$proxy_pid")
 for _ in $(seq 100); do
   curl -fsS -o /dev/null "http://127.0.0.1:$admin_port/metrics" 2>/dev/null && break
   sleep 0.1

@@ -25,13 +25,6 @@ publish="$root/artifacts/faults"
 results="$root/results/faults-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$results"
 
-proxy_pid=""
-cleanup() {
-  [[ -n $proxy_pid ]] && kill -TERM "$proxy_pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
 source "$root/scripts/run-common.sh"
 install_missing faults.sh curl
 
@@ -47,6 +40,7 @@ for mode in $modes; do
   dotnet "$publish/LLRP/LLRP.dll" --urls="http://127.0.0.1:$proxy_port" --downstream="http://127.0.0.1:$destination_port" \
     --admin.urls="http://127.0.0.1:$admin_port" --mode="$mode" --pool.idleTimeoutMs=2000 >"$results/proxy-$mode.log" 2>&1 &
   proxy_pid=$!
+  started_pids+=("$proxy_pid")
   for _ in $(seq 100); do
     curl -fsS -o /dev/null "http://127.0.0.1:$admin_port/metrics" 2>/dev/null && break
     sleep 0.1
@@ -60,7 +54,7 @@ for mode in $modes; do
   kill -0 "$proxy_pid" 2>/dev/null || { echo "faults.sh: $mode: the proxy died, see $results/proxy-$mode.log" >&2; run_status=1; }
   kill -TERM "$proxy_pid" 2>/dev/null || true
   wait "$proxy_pid" 2>/dev/null || true
-  proxy_pid=""
+  started_pids=()
   { echo "== $mode ($((SECONDS - started)) s, exit $run_status)"; cat "$results/$mode.txt"; } | tee -a "$results/summary.txt"
   [[ $run_status == 0 ]] || failed=1
 done

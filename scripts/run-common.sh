@@ -1,5 +1,17 @@
 # Helpers the long-running scripts (faults.sh, connection-limit.sh, soak.sh) share; sourced, not run.
 
+# started_pids: the background processes a script starts (started_pids+=($!)); sourcing this file makes the script send
+# each of them SIGTERM and wait for them when it exits, however it exits.
+started_pids=()
+stop_started() {
+  local pid
+  for pid in "${started_pids[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  wait 2>/dev/null || true
+}
+trap stop_started EXIT
+
 # install_missing SCRIPT TOOL...: installs with apt-get the tools that are not on PATH (their Debian packages have the
 # same names).
 install_missing() {

@@ -29,15 +29,6 @@ publish_dir="${SOAK_PUBLISH:-$root/artifacts/publish}"
 results="$root/results/soak-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$results"
 
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do
-    kill -TERM "$pid" 2>/dev/null || true
-  done
-  wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
 source "$root/scripts/run-common.sh"
 install_missing soak.sh wrk curl
 
@@ -65,12 +56,12 @@ fd_count() { find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
 origin_port="$(free_port)"
 proxy_port="$(free_port)"
 dotnet "$publish_dir/LLRP.Downstream/LLRP.Downstream.dll" --urls="http://127.0.0.1:$origin_port" >"$results/origin.log" 2>&1 &
-pids+=($!)
+started_pids+=($!)
 # shellcheck disable=SC2086 # SOAK_PROXY_ARGS is a list of arguments.
 dotnet "$publish_dir/LLRP/LLRP.dll" --urls="http://127.0.0.1:$proxy_port" --downstream="http://127.0.0.1:$origin_port" $proxy_args \
   >"$results/proxy.log" 2>&1 &
 proxy_pid=$!
-pids+=("$proxy_pid")
+started_pids+=("$proxy_pid")
 wait_for "http://127.0.0.1:$origin_port/?s=1"
 wait_for "http://127.0.0.1:$proxy_port/?s=1"
 
@@ -84,7 +75,7 @@ wrk -t1 -c32 -d"${duration}s" -s scripts/wrk/status.lua "$base/?s=1024" >"$resul
 get_pid=$!
 wrk -t1 -c16 -d"${duration}s" -s scripts/wrk/post.lua "$base/sink" -- 1024 >"$results/wrk-post.txt" 2>&1 &
 post_pid=$!
-pids+=("$get_pid" "$post_pid")
+started_pids+=("$get_pid" "$post_pid")
 # Samples are taken while both loads hold their connections open: from one interval after the start to one interval
 # before the end, so that neither the loads' connecting nor their closing shows in the handle count.
 start=$SECONDS
