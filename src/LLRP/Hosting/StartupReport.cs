@@ -111,7 +111,7 @@ public static class StartupReport
                     .Append(", idle timeout ").Append(Milliseconds(route.IdleTimeout))
                     .Append(", connect timeout ").Append(Milliseconds(route.ConnectTimeout))
                     .Append(", max connections ").Append(Unlimited(route.MaxConnections))
-                    .Append(", relay ").Append(TcpEndpoints.Spliced(options) ? "splice" : "copy")
+                    .Append(", relay ").Append(TcpEndpoints.Spliced(options) ? $"splice on {Environment.ProcessorCount} event loops" : "copy")
                     .AppendLine();
             }
         }

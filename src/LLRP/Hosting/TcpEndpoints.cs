@@ -2,6 +2,7 @@ using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Diagnostics.AccessLogging;
 using LLRP.Tcp;
+using LLRP.Tcp.Loop;
 using LLRP.Tcp.Splice;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -44,7 +45,8 @@ internal static class TcpEndpoints
         services.AddSingleton(provider => new TcpUpstreamConnector(provider.GetRequiredService<FailureLog>()));
         if (Spliced(options))
         {
-            services.AddSingleton<WritableWaiter>();
+            services.AddSingleton<RelayLoops>();
+            services.AddSingleton(provider => new LoopConnector(provider.GetRequiredService<FailureLog>()));
         }
 
         services.AddSingleton(provider => new TcpServices(
@@ -56,7 +58,8 @@ internal static class TcpEndpoints
             options.AccessLog is null ? null : new TcpAccessLog(provider.GetRequiredService<AccessLogWriter>(), options.AccessLogFormat),
             new TcpLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Tcp")),
             new SplicePipePool(),
-            provider.GetService<WritableWaiter>()));
+            provider.GetService<RelayLoops>(),
+            provider.GetService<LoopConnector>()));
     }
 
     /// <summary>

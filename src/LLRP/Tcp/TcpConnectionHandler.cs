@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Diagnostics;
 using System.Net;
 using LLRP.ClientSide;
@@ -5,7 +6,12 @@ using LLRP.Configuration.Routes;
 using LLRP.Diagnostics.AccessLogging;
 using LLRP.ProxyProtocol;
 using LLRP.Routing;
+using LLRP.Routing.Destinations;
+using LLRP.Tcp.Loop;
+using LLRP.Tcp.Splice;
+using LLRP.Transport.Epoll;
 using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Connections.Features;
 
 namespace LLRP.Tcp;
 
@@ -17,7 +23,8 @@ namespace LLRP.Tcp;
 /// 2. is given a destination of the route's cluster, connected (<see cref="RelayRouting"/>: balancing, health, the
 ///    destination's limit, another destination after a connect failure) and sent the cluster's PROXY protocol header,
 ///    or closed when none connects;
-/// 3. is relayed both ways (<see cref="TcpRelay"/>) until both sides are done;
+/// 3. is relayed both ways until both sides are done: spliced on an event loop (<see cref="LoopRelay"/>, whose loop also
+///    opened the upstream connection) when TCP routes splice, else by the copy loop (<see cref="TcpRelay"/>);
 /// 4. is counted, and logged in one access log line.
 /// The route is looked up in the current table by each connection, so a reload's cluster and settings apply to the next one.
 /// </summary>
@@ -76,18 +83,18 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
             }
         }
 
-        var timeout = route.Options.ConnectTimeout;
         var header = ProxyHeaderWriter.HeaderOf(route.Cluster.Options.ProxyProtocol, client, local);
-        var target = await RelayRouting.ConnectAsync(route.Cluster, destination => services.Connector.ConnectAsync(destination, timeout, header), services.Routing);
-        if (target.Connection is not { } upstream)
+        var (relay, destination) = services.Loops is { } loops
+            ? await ConnectOnLoopAsync(connection, route, header, loops.Next())
+            : await ConnectAsync(connection, route, header);
+        if (relay is null)
         {
             services.Metrics.Refused(route.Tag, TcpAccessLog.Word(TcpRelayEnd.NoUpstream));
             services.Metrics.Closed(route.Tag, 0, 0);
-            Log(client, route, target.Destination?.Name, TcpAccessLog.Word(TcpRelayEnd.NoUpstream), 0, 0, start);
+            Log(client, route, destination?.Name, TcpAccessLog.Word(TcpRelayEnd.NoUpstream), 0, 0, start);
             return;
         }
 
-        var relay = new TcpRelay(connection, upstream, route.Options.IdleTimeout, services.Pipes, services.Writable);
         services.Relays.Add(relay);
         try
         {
@@ -96,10 +103,50 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
         finally
         {
             services.Relays.Remove(relay);
-            target.Destination!.Exit();
+            destination!.Exit();
             services.Metrics.Closed(route.Tag, relay.FromClient, relay.ToClient);
-            Log(client, route, target.Destination.Name, TcpAccessLog.Word(relay.End), relay.FromClient, relay.ToClient, start);
+            Log(client, route, destination.Name, TcpAccessLog.Word(relay.End), relay.FromClient, relay.ToClient, start);
         }
+    }
+
+    /// <summary>The copy loop's relay: the upstream connection opened on .NET's sockets.</summary>
+    /// <returns>The relay, or null when no destination connected; the destination connected to, or the last one tried.</returns>
+    private async ValueTask<(ITcpRelay? Relay, Destination? Destination)> ConnectAsync(ConnectionContext connection, TcpRoute route, ReadOnlyMemory<byte> header)
+    {
+        var timeout = route.Options.ConnectTimeout;
+        var target = await RelayRouting.ConnectAsync(route.Cluster, destination => services.Connector.ConnectAsync(destination, timeout, header), services.Routing);
+        return (target.Connection is { } upstream ? new TcpRelay(connection, upstream, route.Options.IdleTimeout) : null, target.Destination);
+    }
+
+    /// <summary>
+    /// The spliced relay on <paramref name="loop"/>, where its upstream connection is opened; the bytes read from the client
+    /// before it (past a PROXY protocol header) go first.
+    /// </summary>
+    private async ValueTask<(ITcpRelay? Relay, Destination? Destination)> ConnectOnLoopAsync(ConnectionContext connection, TcpRoute route, ReadOnlyMemory<byte> header, EventLoop loop)
+    {
+        var timeout = route.Options.ConnectTimeout;
+        var target = await RelayRouting.ConnectAsync(route.Cluster, destination => services.LoopConnector!.ConnectAsync(loop, destination, timeout, header), services.Routing);
+        if (target.Connection is not { } upstream)
+        {
+            return (null, target.Destination);
+        }
+
+        var socket = connection.Features.Get<IConnectionSocketFeature>()?.Socket
+            ?? throw new InvalidOperationException("A TCP route's connection has no socket: its address is bound by the TCP routes' own listener.");
+        return (new LoopRelay(upstream, socket, ReadAhead(connection), route.Options.IdleTimeout, services.Pipes), target.Destination);
+    }
+
+    /// <summary>The bytes read from the client and not consumed (past a PROXY protocol header), or null when nothing read its socket.</summary>
+    private static byte[]? ReadAhead(ConnectionContext connection)
+    {
+        if (connection is not TcpRouteConnection { ReadInput: { } input } || !input.TryRead(out var result))
+        {
+            return null;
+        }
+
+        var bytes = result.Buffer.IsEmpty ? null : result.Buffer.ToArray();
+        input.AdvanceTo(result.Buffer.End);
+        return bytes;
     }
 
     /// <param name="client">The client's address: the connection's, or the one its PROXY protocol header carried.</param>

@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Net.Sockets;
-using LLRP.Tcp.Splice;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Connections.Features;
 
@@ -17,11 +16,10 @@ namespace LLRP.Tcp;
 /// - a reset on either side resets the other (SO_LINGER 0, then close): a peer never takes a cut stream for a complete one;
 /// - no byte either way for the idle timeout (<see cref="OnHeartbeat"/>) closes both with a FIN; Kestrel's abort of the
 ///   client connection at the end of the shutdown timeout closes the upstream connection.
-/// The first end decides how the relay ended (<see cref="End"/>). With splice (<c>tcp.splice</c>, Linux) the relay, whose
-/// client connection is then a <see cref="TcpRouteConnection"/>, moves the bytes with splice instead (TcpRelay.Splice.cs),
-/// with the same ends.
+/// The first end decides how the relay ended (<see cref="End"/>). With splice (<c>tcp.splice</c>, Linux) the relay is a
+/// <see cref="Loop.LoopRelay"/> instead, with the same ends; this copy loop is the fallback.
 /// </summary>
-internal sealed partial class TcpRelay
+internal sealed class TcpRelay : ITcpRelay
 {
     /// <summary>The read size from the destination: the same as the client side's pipe segments (4 KiB) gave too many system calls for bulk transfers.</summary>
     private const int BufferSize = 64 * 1024;
@@ -36,28 +34,13 @@ internal sealed partial class TcpRelay
     private long _toClient;
     private bool _sendingToClient;
 
-    /// <param name="pipes">Where a spliced relay takes its pipes.</param>
-    /// <param name="writable">
-    /// Where a spliced relay waits for a full destination: given when the relay splices, which it does only with a
-    /// <see cref="TcpRouteConnection"/> client; null for the copy loop.
-    /// </param>
-    public TcpRelay(ConnectionContext client, Socket upstream, TimeSpan idleTimeout, SplicePipePool pipes, WritableWaiter? writable)
+    public TcpRelay(ConnectionContext client, Socket upstream, TimeSpan idleTimeout)
     {
         _client = client;
         _clientSocket = client.Features.Get<IConnectionSocketFeature>()?.Socket
             ?? throw new InvalidOperationException("A TCP route's connection has no socket: the TCP front end runs on Kestrel's sockets transport.");
         _upstream = upstream;
         _idleMs = (long)idleTimeout.TotalMilliseconds;
-        _pipes = pipes;
-        _writable = writable;
-        _spliced = writable is not null;
-
-        if (_spliced)
-        {
-            // A splice on a blocking socket would hold its thread: both are non-blocking, waited on with zero-byte receives.
-            _clientSocket.Blocking = false;
-            _upstream.Blocking = false;
-        }
     }
 
     /// <summary>How the relay ended; <see cref="TcpRelayEnd.Closed"/> unless a reset, a timeout or an abort came first.</summary>
@@ -71,9 +54,7 @@ internal sealed partial class TcpRelay
 
     public async Task RunAsync()
     {
-        await (_spliced
-            ? Task.WhenAll(SpliceAsync(_clientSocket, _upstream, fromClient: true, ((TcpRouteConnection)_client).ReadInput), SpliceAsync(_upstream, _clientSocket, fromClient: false, null))
-            : Task.WhenAll(ClientToUpstreamAsync(), UpstreamToClientAsync()));
+        await Task.WhenAll(ClientToUpstreamAsync(), UpstreamToClientAsync());
         _upstream.Dispose();
     }
 
@@ -235,12 +216,6 @@ internal sealed partial class TcpRelay
         // .NET closes a socket disposed with an operation pending and its sending side open with a RST: this FIN comes first.
         ShutDown(_upstream);
         _upstream.Dispose();
-        if (_spliced)
-        {
-            ShutDown(_clientSocket);
-            return;
-        }
-
         _client.Transport.Input.CancelPendingRead();
         if (Volatile.Read(ref _sendingToClient))
         {

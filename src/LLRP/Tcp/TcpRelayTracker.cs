@@ -12,14 +12,14 @@ internal sealed class TcpRelayTracker : IDisposable
 {
     private static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
 
-    private readonly ConcurrentDictionary<TcpRelay, byte> _relays = new();
+    private readonly ConcurrentDictionary<ITcpRelay, byte> _relays = new();
     private readonly Timer _heartbeat;
 
     public TcpRelayTracker() => _heartbeat = new Timer(static state => ((TcpRelayTracker)state!).ExpireIdle(), this, Interval, Interval);
 
-    public void Add(TcpRelay relay) => _relays.TryAdd(relay, 0);
+    public void Add(ITcpRelay relay) => _relays.TryAdd(relay, 0);
 
-    public void Remove(TcpRelay relay) => _relays.TryRemove(relay, out _);
+    public void Remove(ITcpRelay relay) => _relays.TryRemove(relay, out _);
 
     public void Dispose() => _heartbeat.Dispose();
 

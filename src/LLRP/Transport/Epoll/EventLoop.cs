@@ -79,6 +79,9 @@ internal sealed unsafe class EventLoop : IDisposable
     public void Rearm(int fd, int slot)
         => Control(LinuxCalls.EpollCtlMod, fd, SocketEvents, ((ulong)_generations[slot] << 32) | (uint)slot);
 
+    /// <summary>Hands <paramref name="slot"/>'s socket, registered already, to <paramref name="handler"/>, which gets its next events; on the loop's thread only.</summary>
+    public void Hand(int slot, IReadinessHandler handler) => _handlers[slot] = handler;
+
     /// <summary>Forgets <paramref name="slot"/> before its socket is closed: an event already read for it is dropped.</summary>
     public void Unregister(int slot)
     {
