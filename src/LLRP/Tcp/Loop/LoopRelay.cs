@@ -85,6 +85,11 @@ internal sealed class LoopRelay : ITcpRelay
             writing.Pump();
         }
 
+        if ((events & (LinuxCalls.EpollRdHup | Failure)) != 0)
+        {
+            reading.SourceClosing = true;
+        }
+
         if (!IsOver && (events & (LinuxCalls.EpollIn | LinuxCalls.EpollRdHup | Failure)) != 0 && !reading.WaitsForDestination)
         {
             reading.Pump();
@@ -168,10 +173,10 @@ internal sealed class LoopRelay : ITcpRelay
         }
 
         // Bytes that came before the registrations raised no event here: each direction looks once.
-        _toUpstream.Pump();
+        _toUpstream.Drain();
         if (!IsOver)
         {
-            _toClient.Pump();
+            _toClient.Drain();
         }
     }
 

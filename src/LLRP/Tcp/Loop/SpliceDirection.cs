@@ -7,57 +7,92 @@ namespace LLRP.Tcp.Loop;
 
 /// <summary>
 /// One direction of a <see cref="LoopRelay"/>, moved on the loop's thread when epoll says its source is readable or its
-/// destination writable: source → pipe → destination with <c>splice(2)</c>, until the source would block (the edge is
-/// used up, as edge-triggered readiness requires), the destination is full (the bytes wait in the pipe for its output
-/// readiness), or the source ends (its FIN passed on as a shutdown of the destination's sending side). A pipe is taken from
-/// the pool only while bytes are in flight, so an idle direction holds none. Bytes read before the relay (past a PROXY
-/// protocol header) are sent first.
+/// destination writable. Each readiness starts with one receive into the loop's buffer of <see cref="CopySize"/> bytes,
+/// sent on at once: a short receive means the source is drained (TCP returns what it has), so a small message costs one
+/// receive and one send, as HAProxy's does, where a splice would cost three calls (in, out, and the would-block read that
+/// edge-triggered readiness requires). A full buffer means more is coming: the rest goes source → pipe → destination with
+/// <c>splice(2)</c>, never copied through the process, until the source would block. When the destination is full the
+/// bytes wait (copied ones in an array of their own, spliced ones in the pipe) for its output readiness, and the source's
+/// readiness is left until they have gone. The source's end of stream is passed on as a shutdown of the destination's
+/// sending side. A pipe is taken from the pool only while bytes are in flight, so an idle direction holds no pipe and no
+/// buffer. Bytes read before the relay (past a PROXY protocol header) are sent first.
 /// </summary>
-internal sealed class SpliceDirection
+internal sealed unsafe class SpliceDirection
 {
-    /// <summary>Pipefuls moved in a row before the rest waits for the loop's next iteration: a source that never runs dry does not hold the loop.</summary>
-    private const int SplicesPerTurn = 16;
+    /// <summary>
+    /// The receive that decides between a copy and a splice: a request or a response of a few KiB is copied whole, a bulk
+    /// transfer moves its first 16 KiB by copy and the rest by splice.
+    /// </summary>
+    private const int CopySize = 16 * 1024;
+
+    /// <summary>Moves in a row before the rest waits for the loop's next iteration: a source that never runs dry does not hold the loop.</summary>
+    private const int MovesPerTurn = 16;
 
     private const uint Flags = LinuxCalls.SpliceMove | LinuxCalls.SpliceNonblock;
+
+    /// <summary>The loop thread's receive buffer, shared by every direction on it (a direction keeps nothing in it between calls).</summary>
+    [ThreadStatic]
+    private static byte[]? t_buffer;
 
     private readonly LoopRelay _relay;
     private readonly int _source;
     private readonly int _destination;
-    private readonly Socket _destinationSocket;
     private readonly SplicePipePool _pipes;
-    private byte[]? _head;
-    private int _headSent;
+    private byte[]? _unsent;
+    private int _unsentOffset;
     private SplicePipe? _pipe;
     private nint _pending;
+    private bool _bulk;
+    private bool _draining;
 
     /// <param name="fromClient">Whether the source is the client's socket.</param>
-    /// <param name="head">Bytes to send before the first splice; null for none.</param>
+    /// <param name="head">Bytes to send before anything is read; null for none.</param>
     public SpliceDirection(LoopRelay relay, int source, Socket destination, bool fromClient, SplicePipePool pipes, byte[]? head)
     {
         _relay = relay;
         _source = source;
-        _destinationSocket = destination;
+        Destination = destination;
         _destination = (int)destination.SafeHandle.DangerousGetHandle();
         FromClient = fromClient;
         _pipes = pipes;
-        _head = head;
+        _unsent = head;
     }
 
     public bool FromClient { get; }
 
+    public Socket Destination { get; }
+
     /// <summary>Whether bytes wait for the destination's room: the source's readiness is left until they have gone.</summary>
     public bool WaitsForDestination { get; private set; }
+
+    /// <summary>
+    /// Set when epoll reported the source's end of stream, a reset or an error with its readiness: it is read until it
+    /// says so, where a short receive would otherwise end the turn (no later edge would come for it).
+    /// </summary>
+    public bool SourceClosing { get; set; }
 
     /// <summary>The source's end of stream was passed on.</summary>
     public bool Ended { get; private set; }
 
+    /// <summary>
+    /// Moves what is there when no readiness was seen for it (the relay's start, whose sockets' earlier events went
+    /// elsewhere): the source is read until it would block or ends, a short receive being no proof that no end of stream
+    /// came with it.
+    /// </summary>
+    public void Drain()
+    {
+        _draining = true;
+        Pump();
+        _draining = false;
+    }
+
     public void Pump()
     {
-        for (var turn = 0; turn < SplicesPerTurn; turn++)
+        for (var turn = 0; turn < MovesPerTurn; turn++)
         {
-            if (_pending > 0 || _head is not null)
+            if (_unsent is not null || _pending > 0)
             {
-                if (!SendPending())
+                if (!SendWaiting())
                 {
                     return;
                 }
@@ -70,37 +105,10 @@ internal sealed class SpliceDirection
                 return;
             }
 
-            _pipe ??= _pipes.Rent();
-            if (_pipe is null)
+            if (!(_bulk ? SpliceIn() : CopyOnce()))
             {
-                // Out of descriptors: the relay cannot go on without copying, which the loop does not do.
-                _relay.Stop(TcpRelayEnd.Aborted);
                 return;
             }
-
-            var read = LinuxCalls.Splice(_source, 0, _pipe.WriteEnd, 0, SplicePipe.Capacity, Flags);
-            if (read > 0)
-            {
-                _pending = read;
-                continue;
-            }
-
-            var error = Marshal.GetLastPInvokeError();
-            _pipes.Return(_pipe);
-            _pipe = null;
-            if (read == 0)
-            {
-                Ended = true;
-                _relay.SourceEnded(_destinationSocket);
-                return;
-            }
-
-            if (error != LinuxCalls.EAgain)
-            {
-                _relay.Failed(error, FromClient, onSource: true);
-            }
-
-            return;
         }
 
         _relay.Loop.Post(static state => ((SpliceDirection)state!).Resume(), this);
@@ -134,44 +142,123 @@ internal sealed class SpliceDirection
         }
     }
 
+    /// <summary>One receive into the loop's buffer, sent on.</summary>
+    /// <returns>True when more is likely there (the buffer came back full: splices take over).</returns>
+    private bool CopyOnce()
+    {
+        var buffer = t_buffer ??= GC.AllocateArray<byte>(CopySize, pinned: true);
+        fixed (byte* start = buffer)
+        {
+            var read = LinuxCalls.Receive(_source, start, CopySize, 0);
+            if (read <= 0)
+            {
+                SourceStopped(read, Marshal.GetLastPInvokeError());
+                return false;
+            }
+
+            var sent = LinuxCalls.Send(_destination, start, (nuint)read, LinuxCalls.MsgNosignal);
+            if (sent < 0)
+            {
+                var error = Marshal.GetLastPInvokeError();
+                if (error != LinuxCalls.EAgain)
+                {
+                    _relay.Failed(error, FromClient, onSource: false);
+                    return false;
+                }
+
+                sent = 0;
+            }
+
+            _relay.Moved(FromClient, sent);
+            if (sent < read)
+            {
+                // The destination is full: the rest waits in an array of its own for its room.
+                _unsent = buffer.AsSpan((int)sent, (int)(read - sent)).ToArray();
+                _unsentOffset = 0;
+                WaitsForDestination = true;
+                return false;
+            }
+
+            // A short receive drained the source, unless its end of stream had come too, which only a receive of 0 says.
+            _bulk = read == CopySize;
+            return _bulk || SourceClosing || _draining;
+        }
+    }
+
+    /// <summary>One splice from the source into the pipe, taken from the pool for it.</summary>
+    /// <returns>True when bytes went into the pipe.</returns>
+    private bool SpliceIn()
+    {
+        _pipe ??= _pipes.Rent();
+        if (_pipe is null)
+        {
+            // Out of descriptors: the rest is copied, one receive at a time.
+            _bulk = false;
+            return true;
+        }
+
+        var read = LinuxCalls.Splice(_source, 0, _pipe.WriteEnd, 0, SplicePipe.Capacity, Flags);
+        if (read > 0)
+        {
+            _pending = read;
+            return true;
+        }
+
+        var error = Marshal.GetLastPInvokeError();
+        _pipes.Return(_pipe);
+        _pipe = null;
+        _bulk = false;
+        SourceStopped(read, error);
+        return false;
+    }
+
+    /// <summary>A receive or splice from the source moved nothing: its end of stream, would block, or failed.</summary>
+    private void SourceStopped(nint result, int error)
+    {
+        if (result == 0)
+        {
+            Ended = true;
+            _relay.SourceEnded(Destination);
+        }
+        else if (error != LinuxCalls.EAgain)
+        {
+            _relay.Failed(error, FromClient, onSource: true);
+        }
+    }
+
     /// <returns>True when some went; false when the destination is full (<see cref="WaitsForDestination"/>) or failed.</returns>
-    private bool SendPending()
+    private bool SendWaiting()
     {
         nint sent;
-        int error;
-        if (_head is { } head)
+        if (_unsent is { } unsent)
         {
-            sent = _destinationSocket.Send(head.AsSpan(_headSent), SocketFlags.None, out var result);
-            error = result switch
+            fixed (byte* start = unsent)
             {
-                SocketError.Success => 0,
-                SocketError.WouldBlock => LinuxCalls.EAgain,
-                SocketError.ConnectionReset => LinuxCalls.EConnReset,
-                SocketError.Shutdown => LinuxCalls.EPipe,
-                _ => (int)result,
-            };
-            if (error == 0 && (_headSent += (int)sent) == head.Length)
+                sent = LinuxCalls.Send(_destination, start + _unsentOffset, (nuint)(unsent.Length - _unsentOffset), LinuxCalls.MsgNosignal);
+            }
+
+            if (sent > 0 && (_unsentOffset += (int)sent) == unsent.Length)
             {
-                _head = null;
+                _unsent = null;
             }
         }
         else
         {
             sent = LinuxCalls.Splice(_pipe!.ReadEnd, 0, _destination, 0, (nuint)_pending, Flags);
-            error = sent < 0 ? Marshal.GetLastPInvokeError() : 0;
             if (sent > 0)
             {
                 _pending -= sent;
             }
         }
 
-        if (error == 0)
+        if (sent >= 0)
         {
             WaitsForDestination = false;
             _relay.Moved(FromClient, sent);
             return true;
         }
 
+        var error = Marshal.GetLastPInvokeError();
         if (error == LinuxCalls.EAgain)
         {
             WaitsForDestination = true;

@@ -51,6 +51,9 @@ internal static unsafe partial class LinuxCalls
     [LibraryImport("libc", EntryPoint = "sendmsg", SetLastError = true)]
     public static partial nint SendMessage(int fd, MessageHeader* message, int flags);
 
+    [LibraryImport("libc", EntryPoint = "send", SetLastError = true)]
+    public static partial nint Send(int fd, byte* buffer, nuint length, int flags);
+
     [LibraryImport("libc", EntryPoint = "close", SetLastError = true)]
     public static partial int Close(int fd);
 

@@ -1,0 +1,92 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Security.Cryptography;
+using LLRP.FunctionalTests.Infrastructure;
+
+namespace LLRP.FunctionalTests.Tcp;
+
+/// <summary>
+/// The spliced relay on its event loops (the TCP routes' default on Linux): every byte each way, in order (RFC 9293 §3.10:
+/// a connection delivers a stream), and the connect timeout of a destination that never answers.
+/// </summary>
+public sealed class TcpLoopRelayTests
+{
+    private const long GiB = 1024L * 1024 * 1024;
+    private const int Block = 1024 * 1024;
+
+    /// <summary>Long enough for 2 GiB through the proxy and hashed twice on a machine busy with other work; only a hang fails it.</summary>
+    private static readonly TimeSpan TransferLimit = TimeSpan.FromMinutes(5);
+
+    [Fact]
+    public async Task Transfer_1GiBEachWay_Sha256OfWhatEachEndSentEqualsWhatTheOtherReceived()
+    {
+        await using var origin = TcpOrigin.Manual();
+        await using var proxy = await TcpProxy.StartAsync("", "", [origin.Address]);
+        using var client = await proxy.ConnectAsync();
+        using var upstream = await origin.AcceptAsync();
+        using var limit = new CancellationTokenSource(TransferLimit);
+
+        var transfers = await Task.WhenAll(
+            SendAsync(client, seed: 1, limit.Token),
+            ReceiveAsync(upstream, limit.Token),
+            SendAsync(upstream, seed: 2, limit.Token),
+            ReceiveAsync(client, limit.Token));
+
+        Assert.Equal(GiB, transfers[1].Bytes);
+        Assert.Equal(GiB, transfers[3].Bytes);
+        Assert.Equal(transfers[0].Hash, transfers[1].Hash);
+        Assert.Equal(transfers[2].Hash, transfers[3].Hash);
+    }
+
+    /// <summary>
+    /// A destination whose accept queue is full drops the SYN (Linux, <c>tcp_conn_request</c>), so its connect never
+    /// completes: the route's <c>ConnectTimeout</c> ends it, and the client's connection is closed unrelayed (without the
+    /// timeout it would stay open past the test's deadline).
+    /// </summary>
+    [Fact]
+    public async Task ConnectTimeout_DestinationDropsTheSyn_ClientClosedUnrelayed()
+    {
+        using var full = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        full.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        full.Listen(0);
+        using var queued = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        await queued.ConnectAsync(full.LocalEndPoint!).WaitAsync(Deadline.Io);
+        var port = ((IPEndPoint)full.LocalEndPoint!).Port;
+        await using var proxy = await TcpProxy.StartAsync("\"ConnectTimeout\": \"00:00:00.500\"", "", [$"tcp://127.0.0.1:{port}"]);
+        using var client = await proxy.ConnectAsync();
+
+        await TcpSockets.AssertEndedAsync(client);
+    }
+
+    private static async Task<(long Bytes, byte[] Hash)> SendAsync(Socket socket, int seed, CancellationToken cancellationToken)
+    {
+        var block = new byte[Block];
+        new Random(seed).NextBytes(block);
+        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        for (var i = 0L; i < GiB / Block; i++)
+        {
+            // Each block differs from the others, so that a block lost, repeated or out of order changes the hash.
+            BitConverter.TryWriteBytes(block, i);
+            hash.AppendData(block);
+            await socket.SendAsync(block, SocketFlags.None, cancellationToken);
+        }
+
+        socket.Shutdown(SocketShutdown.Send);
+        return (GiB, hash.GetHashAndReset());
+    }
+
+    private static async Task<(long Bytes, byte[] Hash)> ReceiveAsync(Socket socket, CancellationToken cancellationToken)
+    {
+        var buffer = new byte[256 * 1024];
+        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        long total = 0;
+        int read;
+        while ((read = await socket.ReceiveAsync(buffer, SocketFlags.None, cancellationToken)) > 0)
+        {
+            hash.AppendData(buffer, 0, read);
+            total += read;
+        }
+
+        return (total, hash.GetHashAndReset());
+    }
+}
