@@ -26,7 +26,8 @@ internal sealed class LoopRelay : ITcpRelay
     private readonly long _idleMs;
     private readonly SpliceDirection _toUpstream;
     private readonly SpliceDirection _toClient;
-    private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    /// <summary>Completed on the loop's thread, which then runs the handler's end (count, log) and Kestrel's close of the connection at once.</summary>
+    private readonly TaskCompletionSource _done = new();
     private int _clientSlot = -1;
     private bool _clientHeld;
     private long _lastActivity = Environment.TickCount64;
@@ -63,7 +64,7 @@ internal sealed class LoopRelay : ITcpRelay
 
     public Task RunAsync()
     {
-        Loop.Post(static state => ((LoopRelay)state!).Start(), this);
+        Loop.Run(static state => ((LoopRelay)state!).Start(), this);
         return _done.Task;
     }
 
@@ -205,8 +206,12 @@ internal sealed class LoopRelay : ITcpRelay
 
         if (reset is null)
         {
-            ShutDown(_client);
-            ShutDown(_upstream);
+            if (end != TcpRelayEnd.Closed)
+            {
+                // Closed: each side's sending side is shut down already.
+                ShutDown(_client);
+                ShutDown(_upstream);
+            }
         }
         else
         {

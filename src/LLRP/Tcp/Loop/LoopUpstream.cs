@@ -14,7 +14,8 @@ internal sealed class LoopUpstream : IReadinessHandler
 {
     private readonly EndPoint _endPoint;
     private readonly ReadOnlyMemory<byte> _header;
-    private readonly TaskCompletionSource<SocketError> _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    /// <summary>Completed on the loop's thread, which runs what awaits it (the relay's creation and start) at once: no thread-pool hop.</summary>
+    private readonly TaskCompletionSource<SocketError> _done = new();
     private bool _finished;
 
     public LoopUpstream(EventLoop loop, IPEndPoint endPoint, ReadOnlyMemory<byte> header)
@@ -32,7 +33,7 @@ internal sealed class LoopUpstream : IReadinessHandler
     /// <summary>The socket's registration with <see cref="Loop"/>; -1 until registered.</summary>
     public int Slot { get; private set; } = -1;
 
-    /// <summary>Success once connected and the header sent, else why not; completes off the loop's thread.</summary>
+    /// <summary>Success once connected and the header sent, else why not; completes on the loop's thread.</summary>
     public Task<SocketError> Connected => _done.Task;
 
     /// <summary>Starts the connect; on the loop's thread.</summary>
