@@ -24,6 +24,7 @@ internal static class ProxyServiceCollectionExtensions
         services.AddSingleton<ClientConnectionTracker>();
         services.AddSingleton(provider => new FailureLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Proxy")));
         services.AddSingleton<DestinationCertificateCheck>();
+        services.AddSingleton<ProxyHeaderRefusals>();
         services.AddSingleton(provider => new Router(options.Routing, provider.GetRequiredService<ProxyMetrics>()));
         services.AddSingleton<ClientSessionServices>();
         if (options.AccessLog is { } accessLog)

@@ -181,6 +181,7 @@ public static class StartupReport
             (K.AccessLogBufferSize, Number(options.AccessLogBufferSize)));
         Http2(text, options.Http2, PooledStreamExchange.Serves(options));
         Tls(text, options);
+        AcceptedProxyProtocol(text, options.AcceptProxyProtocol);
         return text.ToString().TrimEnd();
     }
 
@@ -246,4 +247,11 @@ public static class StartupReport
     private static string Unlimited(long value) => value == 0 ? "0 (unlimited)" : Number(value);
 
     private static string Milliseconds(TimeSpan value) => Number((long)value.TotalMilliseconds);
+
+    /// <summary>Keys <c>proxyProtocol.*</c>: whether the urls read a PROXY protocol header first, from which networks, within how long.</summary>
+    private static void AcceptedProxyProtocol(StringBuilder text, ProxyProtocolAcceptance? acceptance)
+        => Line(text,
+            (K.AcceptProxyProtocol, Flag(acceptance is not null)),
+            (K.ProxyProtocolTrustedNetworks, acceptance is null ? "(none)" : string.Join(';', acceptance.TrustedNetworks)),
+            (K.ProxyProtocolTimeoutMs, Milliseconds(acceptance?.Timeout ?? ProxyProtocolAcceptance.DefaultTimeout)));
 }
