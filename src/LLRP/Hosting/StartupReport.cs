@@ -194,7 +194,7 @@ public static class StartupReport
     {
         text.AppendLine(ownPool
             ? "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; to HTTP/1.1 clusters over raw mode's pooled connections, unless te: trailers; otherwise over HttpClient)"
-            : "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; forwarded over HttpClient)");
+            : "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; forwarded over HttpClient, in raw mode to clusters sending the PROXY protocol over a connection of each stream's own)");
         Line(text,
             (K.Http2MaxConcurrentStreams, Number(http2.MaxConcurrentStreams)),
             (K.Http2MaxHeaderFieldSize, Number(http2.MaxHeaderFieldSize)),

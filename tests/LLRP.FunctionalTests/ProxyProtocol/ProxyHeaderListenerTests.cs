@@ -2,7 +2,6 @@ using System.Net;
 using System.Net.Sockets;
 using LLRP.FunctionalTests.AccessLog;
 using LLRP.FunctionalTests.Hardening;
-using LLRP.FunctionalTests.Http2;
 using LLRP.FunctionalTests.Infrastructure;
 using LLRP.FunctionalTests.Tcp;
 using LLRP.Testing;
@@ -18,8 +17,6 @@ namespace LLRP.FunctionalTests.ProxyProtocol;
 public sealed class ProxyHeaderListenerTests : IDisposable
 {
     private static readonly string[] Accepting = ["proxyProtocol.accept=true", "proxyProtocol.trustedNetworks=127.0.0.0/8", "proxyProtocol.timeoutMs=1000"];
-
-    private static readonly byte[] Signature = [0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A];
 
     private readonly TestCertificate _certificate = TestCertificate.Create();
 
@@ -101,7 +98,7 @@ public sealed class ProxyHeaderListenerTests : IDisposable
     public async Task V2_H2c_XForwardedForIsTheCarriedAddress(string mode)
     {
         await using var proxied = await ProxiedDownstream.StartAsync(mode, Accepting);
-        using var client = ClientSendingHeader(proxied.Proxy.Port);
+        using var client = ProxyHeaderClients.Create(proxied.Proxy.Port);
 
         using var response = await client.GetAsync($"{proxied.Proxy.Url}/headers");
         var echoed = await response.Content.ReadAsStringAsync();
@@ -117,7 +114,7 @@ public sealed class ProxyHeaderListenerTests : IDisposable
     public async Task V2_Tls_XForwardedForIsTheCarriedAddress(string version)
     {
         await using var proxied = await ProxiedDownstream.StartAsync(LlrpModes.RawPooled, [.. TestHosts.HttpsListener(_certificate), .. Accepting]);
-        using var client = ClientSendingHeader(proxied.Proxy.Port);
+        using var client = ProxyHeaderClients.Create(proxied.Proxy.Port);
         client.DefaultRequestVersion = Version.Parse(version);
 
         using var response = await client.GetAsync($"https://127.0.0.1:{proxied.Proxy.Port}/headers");
@@ -182,8 +179,7 @@ public sealed class ProxyHeaderListenerTests : IDisposable
 
     private static byte[] Address(string text) => IPAddress.Parse(text).GetAddressBytes();
 
-    /// <summary>A v2 header (§2.2): the signature, version and command, family, the block's length, the block.</summary>
-    private static byte[] V2(byte versionCommand, byte family, byte[] block) => [.. Signature, versionCommand, family, 0x00, (byte)block.Length, .. block];
+    private static byte[] V2(byte versionCommand, byte family, byte[] block) => ProxyHeaderClients.V2(versionCommand, family, block);
 
     /// <summary>Sends <paramref name="sent"/> on one connection to a proxy accepting the header; returns the request the origin got.</summary>
     private static async Task<ReceivedRequest> ExchangeAsync(string mode, byte[] sent)
@@ -195,25 +191,6 @@ public sealed class ProxyHeaderListenerTests : IDisposable
         var response = await client.ReadResponseAsync();
         Assert.True(response.StatusCode == 200, $"Expected 200, got:\n{response}");
         return origin.SingleRequest();
-    }
-
-    /// <summary>An HTTP/2 client (h2c, or h2 by ALPN over https) whose connections start with a v2 header from 203.0.113.7:4000.</summary>
-    private static HttpClient ClientSendingHeader(int port)
-    {
-        var client = Http2Clients.Create(new SocketsHttpHandler
-        {
-            UseProxy = false,
-            SslOptions = { RemoteCertificateValidationCallback = (_, _, _, _) => true },
-            ConnectCallback = async (_, token) =>
-            {
-                var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-                await socket.ConnectAsync(new IPEndPoint(IPAddress.Loopback, port), token);
-                byte[] block = [.. Address("203.0.113.7"), .. Address("127.0.0.1"), 0x0F, 0xA0, (byte)(port >> 8), (byte)port];
-                await socket.SendAsync(V2(0x21, 0x11, block), SocketFlags.None, token);
-                return new NetworkStream(socket, ownsSocket: true);
-            },
-        });
-        return client;
     }
 
     private static async Task AssertRefusedAsync(string[] settings, byte[] sent, string reason, bool finish = false)

@@ -29,7 +29,9 @@ namespace LLRP.Upstream.HttpClient;
 /// In raw mode with pooled connections, a request for an HTTP/1.1 destination that does not ask for trailers
 /// (<c>te: trailers</c>, which gRPC sends), to a destination sending no PROXY protocol header (a pooled connection is
 /// no one client's), goes over raw mode's own pooled connections instead
-/// (<see cref="PooledStreamExchange"/>), its response head given to the client by the same rules.
+/// (<see cref="PooledStreamExchange"/>), its response head given to the client by the same rules. A request to a
+/// destination sending the PROXY protocol goes over that exchange in raw mode with either strategy, on a connection of its
+/// own that starts with the header of the stream's client (HttpClient's shared connections can carry no one client's header).
 /// Failures are returned: before the response started the front end answers them, after it the stream is reset.
 /// Reused stream after stream (<see cref="Begin"/> … <see cref="End"/>), so its caches (field strings, target URI,
 /// method) and buffers serve the next stream as a connection's forwarder serves its next request.
@@ -120,8 +122,11 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _message = null;
         var context = Context;
         _isHead = head.IsHeadMethod;
-        _pooledHead = pooled is not null && _version.Version == HttpVersion.Version11 && _version.Policy != HttpVersionPolicy.RequestVersionOrHigher
-            && !context.Request.Headers.ContainsKey(HeaderNames.TE) && _destination!.ProxyProtocol == ProxyProtocolVersion.None ? head : null;
+        // A cluster sending the PROXY protocol is at HTTP/1.x (ProxyOptionsReader refuses it at HTTP/2 or RequestVersionOrHigher).
+        _pooledHead = pooled is not null
+            && (_destination!.ProxyProtocol != ProxyProtocolVersion.None
+                || (pooled.SharesConnections && _version.Version == HttpVersion.Version11 && _version.Policy != HttpVersionPolicy.RequestVersionOrHigher
+                    && !context.Request.Headers.ContainsKey(HeaderNames.TE))) ? head : null;
         if (_pooledHead is not null)
         {
             return;
@@ -231,7 +236,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         try
         {
             var body = head.Framing == BodyFraming.None ? null : context.Request.BodyReader;
-            if (await exchange.SendAsync(_destination!, head, _rewriter!, body, timeout.Token) is var error and not ForwarderError.None)
+            var (from, to) = _destination!.ProxyProtocol == ProxyProtocolVersion.None ? (null, null) : EndPointsOf(context.Connection);
+            if (await exchange.SendAsync(_destination, head, _rewriter!, body, from, to, timeout.Token) is var error and not ForwarderError.None)
             {
                 return ForwardResult.Failed(0, clientAborted.IsCancellationRequested ? ForwarderError.ClientAborted : error, started: false);
             }
@@ -322,4 +328,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _timeout.Dispose();
         return default;
     }
+
+    /// <summary>The stream's client address and the address it connected to, as a PROXY protocol header carries them.</summary>
+    private static (IPEndPoint? Client, IPEndPoint? Local) EndPointsOf(ConnectionInfo connection)
+        => (connection.RemoteIpAddress is { } remote ? new IPEndPoint(remote, connection.RemotePort) : null,
+            connection.LocalIpAddress is { } address ? new IPEndPoint(address, connection.LocalPort) : null);
 }

@@ -1,8 +1,10 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using System.Net;
 using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Tasks;
@@ -20,6 +22,9 @@ namespace LLRP.Upstream.Sockets;
 /// decoded (RFC 9112 §6.3) and given to the client's output, flushed before each wait for more, and a chunked body's
 /// trailer section becomes the client's trailers. The connection goes back
 /// to the pool only after a whole response to a whole request. Used by one request stream at a time.
+/// A destination whose cluster sends the PROXY protocol gets a connection of the stream's own, opened with the header of
+/// the stream's client (<see cref="UpstreamSession.SpeakFor"/>) and closed when the stream ends: the header speaks for one
+/// client connection, and streams of other clients follow on this exchange (with either strategy).
 /// </summary>
 /// <param name="upstream">The pooled session connections are rented from and returned to.</param>
 /// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
@@ -34,6 +39,9 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// no client connection to hold one upstream connection for), never in the modes over HttpClient.
     /// </summary>
     public static bool Serves(ProxyOptions options) => options.Mode == ProxyMode.Raw && options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled;
+
+    /// <summary>Whether it serves every HTTP/1.1 destination's streams (<see cref="Serves"/>), or only those of destinations sending the PROXY protocol.</summary>
+    public bool SharesConnections => upstream.SharesConnections;
 
     private readonly ResponseHead _response = new();
     private readonly ResponseHead _trailers = new();
@@ -54,11 +62,14 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// destination let it go meanwhile, RFC 9112 §9.3.1), is written once more on a new connection, as raw mode's
     /// HTTP/1.1 forwarder does.
     /// </summary>
+    /// <param name="client">The stream's client address, which a PROXY protocol header carries; null for a destination sending none.</param>
+    /// <param name="local">The address the stream's client connected to, the header's destination address.</param>
     /// <param name="timeout">Cancelled when the response headers timeout passes or the client resets its stream.</param>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwarderError> SendAsync(
-        DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, CancellationToken timeout)
+        DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, EndPoint? client, EndPoint? local, CancellationToken timeout)
     {
+        upstream.SpeakFor(client, local);
         var resent = false;
         while (true)
         {
@@ -164,7 +175,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// <summary>
     /// Ends the exchange: the request body's pump is stopped if still running and awaited, and the connection goes back to
     /// the pool when the response was whole, the request body sent to its end and the destination keeps the connection
-    /// (a close-delimited body ends only with it).
+    /// (a close-delimited body ends only with it); a connection that began with a PROXY protocol header is closed.
     /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     public async ValueTask EndAsync(bool completed)
@@ -183,7 +194,8 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             upstream.Connection.CompletedResponses++;
         }
 
-        upstream.Release(completed && sent && !running && _response.IsPersistent && (_bodiless || _response.Framing != BodyFraming.CloseDelimited));
+        upstream.Release(completed && sent && !running && _response.IsPersistent && (_bodiless || _response.Framing != BodyFraming.CloseDelimited)
+            && upstream.Connection.Destination.ProxyProtocol == ProxyProtocolVersion.None);
     }
 
     private static bool Copy(ref ReadOnlySequence<byte> data, ref long remaining, PipeWriter output, Action<long> written)
