@@ -206,7 +206,10 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             {
                 foreach (var value in values)
                 {
-                    client.AppendTrailer(name, value);
+                    if (TrailerFields.MayRelay(name, value))
+                    {
+                        client.AppendTrailer(name, value);
+                    }
                 }
             }
         }
@@ -231,7 +234,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         try
         {
             var body = head.Framing == BodyFraming.None ? null : context.Request.BodyReader;
-            if (await exchange.SendAsync(_destination!, head, _rewriter!, body, timeout.Token) is var error and not ForwarderError.None)
+            var trailers = body is null ? null : context.Features.Get<IHttpRequestTrailersFeature>();
+            if (await exchange.SendAsync(_destination!, head, _rewriter!, body, trailers, timeout.Token) is var error and not ForwarderError.None)
             {
                 return ForwardResult.Failed(0, clientAborted.IsCancellationRequested ? ForwarderError.ClientAborted : error, started: false);
             }
@@ -240,8 +244,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             UpstreamMilliseconds = (long)Stopwatch.GetElapsedTime(_destinationChosen).TotalMilliseconds;
             var client = context.Response;
             var hasBody = Start(exchange.Response, client);
-            var trailers = client.SupportsTrailers() ? context.Features.GetRequiredFeature<IHttpResponseTrailersFeature>().Trailers : null;
-            if (await exchange.CopyBodyAsync(client.BodyWriter, trailers, hasBody, _counted ??= count => BodyBytes += count, clientAborted) is var bodyError
+            var responseTrailers = client.SupportsTrailers() ? context.Features.GetRequiredFeature<IHttpResponseTrailersFeature>().Trailers : null;
+            if (await exchange.CopyBodyAsync(client.BodyWriter, responseTrailers, hasBody, _counted ??= count => BodyBytes += count, clientAborted) is var bodyError
                 and not ForwarderError.None)
             {
                 return ForwardResult.Failed(0, bodyError, started: true);

@@ -8,6 +8,7 @@ using LLRP.Http1;
 using LLRP.Tasks;
 using LLRP.Upstream.HttpClient;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 
 namespace LLRP.Upstream.Sockets;
 
@@ -15,10 +16,11 @@ namespace LLRP.Upstream.Sockets;
 /// Raw mode's exchange for an HTTP/2 request stream bound for an HTTP/1.1 destination: over a connection of the shared
 /// pool (<see cref="UpstreamSession"/>), the stream's head goes upstream as the <see cref="RequestRewriter"/> re-emits it
 /// (as the HTTP/1.1 front end's requests do), its body is streamed as it arrives, in the head's framing (Content-Length
-/// as is, or chunked), and the response head is read and parsed by <see cref="ResponseHeadParser"/> within the response
-/// headers timeout; interim responses are dropped (an HTTP/2 client's <c>100-continue</c> is Kestrel's). The body is then
+/// as is, or chunked and ended by the stream's trailers), and the response head is read and parsed by
+/// <see cref="ResponseHeadParser"/> within the response headers timeout; interim responses are dropped (Kestrel's server
+/// cannot send one of the application's own; an HTTP/2 client's <c>100-continue</c> is Kestrel's). The body is then
 /// decoded (RFC 9112 §6.3) and given to the client's output, flushed before each wait for more, and a chunked body's
-/// trailer section becomes the client's trailers. The connection goes back
+/// trailer section becomes the client's trailers (<see cref="TrailerFields"/> say which). The connection goes back
 /// to the pool only after a whole response to a whole request. Used by one request stream at a time.
 /// </summary>
 /// <param name="upstream">The pooled session connections are rented from and returned to.</param>
@@ -54,10 +56,12 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// destination let it go meanwhile, RFC 9112 §9.3.1), is written once more on a new connection, as raw mode's
     /// HTTP/1.1 forwarder does.
     /// </summary>
+    /// <param name="bodyTrailers">The request's trailers, read once its body ended: they end a chunked body (RFC 9112 §7.1.2).</param>
     /// <param name="timeout">Cancelled when the response headers timeout passes or the client resets its stream.</param>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwarderError> SendAsync(
-        DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, CancellationToken timeout)
+        DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, IHttpRequestTrailersFeature? bodyTrailers,
+        CancellationToken timeout)
     {
         var resent = false;
         while (true)
@@ -72,7 +76,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             rewriter.WriteHead(ref writer, head);
             writer.Commit();
             _body = body;
-            _pump = body is null ? RequestBodyPump.FlushAsync(connection.Output) : PumpAsync(body, connection, head.Framing == BodyFraming.Chunked);
+            _pump = body is null ? RequestBodyPump.FlushAsync(connection.Output) : PumpAsync(body, bodyTrailers, connection, head.Framing == BodyFraming.Chunked);
             var answered = await ReadHeadAsync(connection.Input, timeout);
             if (answered != ForwarderError.UpstreamClosed || resent || body is not null || !head.IsIdempotent || connection.CompletedResponses == 0)
             {
@@ -242,7 +246,10 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             var source = section.Source.Span;
             foreach (ref readonly var field in section.Fields)
             {
-                sink.Field(field.Name(source), field.Value(source));
+                if (TrailerFields.MayRelay(field.Name(source)))
+                {
+                    sink.Field(field.Name(source), field.Value(source));
+                }
             }
         }
 
@@ -317,9 +324,13 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         }
     }
 
-    /// <summary>Streams the request body upstream in its framing, flushing after each piece; false when it was not sent whole.</summary>
+    /// <summary>
+    /// Streams the request body upstream in its framing, flushing after each piece, a chunked body ending with the request's
+    /// trailers that may be relayed (<see cref="TrailerFields"/>; a body of known length has nowhere to carry them); false
+    /// when it was not sent whole.
+    /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    private static async ValueTask<bool> PumpAsync(PipeReader body, UpstreamConnection connection, bool chunked)
+    private static async ValueTask<bool> PumpAsync(PipeReader body, IHttpRequestTrailersFeature? trailers, UpstreamConnection connection, bool chunked)
     {
         var output = connection.Output;
         try
@@ -345,7 +356,11 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
                 body.AdvanceTo(result.Buffer.End);
                 if (result.IsCompleted)
                 {
-                    if (chunked)
+                    if (chunked && trailers is { Available: true, Trailers.Count: > 0 })
+                    {
+                        ChunkedEncoding.WriteLastChunk(output, TrailerFields.Lines(trailers.Trailers).WrittenSpan);
+                    }
+                    else if (chunked)
                     {
                         ChunkedEncoding.WriteLastChunk(output);
                     }
