@@ -14,7 +14,9 @@ public sealed class TrailerRelayTests
 {
     public static TheoryData<string> HttpClientModes => new(LlrpModes.HttpClient, LlrpModes.HttpClientWithContext, LlrpModes.Yarp);
 
-    public static TheoryData<string> PooledModes => new([LlrpModes.RawPooled, .. LlrpModes.RawOverEpoll.Where(mode => mode == LlrpModes.RawPooledEpoll)]);
+    /// <summary>Raw mode's pooled strategy over each transport, with and without <c>te: trailers</c> in the request.</summary>
+    public static TheoryData<string, bool> PooledModesWithTe
+        => LlrpModes.Cross([LlrpModes.RawPooled, .. LlrpModes.RawOverEpoll.Where(mode => mode == LlrpModes.RawPooledEpoll)], false, true);
 
     private const string ChunkedWithTrailers =
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: x-checksum\r\n\r\n2\r\nok\r\n0\r\nx-checksum: 42\r\nContent-Type: text/trailer\r\nSet-Cookie: a=b\r\n\r\n";
@@ -79,10 +81,10 @@ public sealed class TrailerRelayTests
 
     // RFC 9113 §8.1: an HTTP/2 client's trailers (a HEADERS frame after the DATA, ending the stream) end the chunked body
     // sent to an HTTP/1.1 destination over raw mode's pooled connections (RFC 9112 §7.1.2), without the fields RFC 9110
-    // §6.5.1 forbids.
+    // §6.5.1 forbids; a request with te: trailers (RFC 9110 §10.1.4, as gRPC's) takes the same path and keeps its TE.
     [Theory]
-    [MemberData(nameof(PooledModes))]
-    public async Task RequestTrailers_FromHttp2Client_EndChunkedBodyUpstream_Rfc9113_8_1(string mode)
+    [MemberData(nameof(PooledModesWithTe))]
+    public async Task RequestTrailers_FromHttp2Client_EndChunkedBodyUpstream_Rfc9113_8_1(string mode, bool teTrailers)
     {
         var received = new TaskCompletionSource<IReadOnlyList<HttpField>>(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var origin = ScriptedOrigin.Start(async connection =>
@@ -94,7 +96,8 @@ public sealed class TrailerRelayTests
         await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
 
-        await wire.SendHeadersAsync(1, endStream: false, [(":method", "POST"), (":scheme", "http"), (":authority", proxy.Authority), (":path", "/upload")]);
+        (string, string)[] head = [(":method", "POST"), (":scheme", "http"), (":authority", proxy.Authority), (":path", "/upload")];
+        await wire.SendHeadersAsync(1, endStream: false, teTrailers ? [.. head, ("te", "trailers")] : head);
         await wire.SendDataAsync(1, "body"u8.ToArray(), endStream: false);
         await wire.SendHeadersAsync(1, endStream: true, [("x-checksum", "42"), ("content-type", "text/trailer")]);
         var outcome = await wire.ReadStreamAsync(1);
@@ -103,5 +106,6 @@ public sealed class TrailerRelayTests
         Assert.Equal("ok", outcome.Body.ToString());
         Assert.Equal([new HttpField("x-checksum", "42")], await received.Task.WaitAsync(Deadline.Io));
         Assert.Equal("body", Encoding.Latin1.GetString(origin.SingleRequest().Body));
+        Assert.Equal(teTrailers ? "trailers" : null, origin.SingleRequest().Head.Get("TE"));
     }
 }

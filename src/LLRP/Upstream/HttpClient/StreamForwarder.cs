@@ -12,7 +12,6 @@ using LLRP.Tasks;
 using LLRP.Upstream.Sockets;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
-using Microsoft.Net.Http.Headers;
 
 namespace LLRP.Upstream.HttpClient;
 
@@ -26,10 +25,9 @@ namespace LLRP.Upstream.HttpClient;
 ///    client's reset cancelling it at any time;
 /// 3. the response head is validated with raw mode's rules (<see cref="ResponseMessageHead"/>) and its fields pass
 ///    <see cref="ResponseHeadWriter.WriteFields"/>; the body is flushed to the client as it comes, then the trailers.
-/// In raw mode with pooled connections, a request for an HTTP/1.1 destination that does not ask for trailers
-/// (<c>te: trailers</c>, which gRPC sends), to a destination sending no PROXY protocol header (a pooled connection is
-/// no one client's), goes over raw mode's own pooled connections instead
-/// (<see cref="PooledStreamExchange"/>), its response head given to the client by the same rules.
+/// In raw mode with pooled connections, a request for an HTTP/1.1 destination sending no PROXY protocol header (a pooled
+/// connection is no one client's) goes over raw mode's own pooled connections instead (<see cref="PooledStreamExchange"/>,
+/// which relays trailers both ways, so <c>te: trailers</c> is kept), its response head given to the client by the same rules.
 /// Failures are returned: before the response started the front end answers them, after it the stream is reset.
 /// Reused stream after stream (<see cref="Begin"/> … <see cref="End"/>), so its caches (field strings, target URI,
 /// method) and buffers serve the next stream as a connection's forwarder serves its next request.
@@ -121,7 +119,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         var context = Context;
         _isHead = head.IsHeadMethod;
         _pooledHead = pooled is not null && _version.Version == HttpVersion.Version11 && _version.Policy != HttpVersionPolicy.RequestVersionOrHigher
-            && !context.Request.Headers.ContainsKey(HeaderNames.TE) && _destination!.ProxyProtocol == ProxyProtocolVersion.None ? head : null;
+            && _destination!.ProxyProtocol == ProxyProtocolVersion.None ? head : null;
         if (_pooledHead is not null)
         {
             return;
