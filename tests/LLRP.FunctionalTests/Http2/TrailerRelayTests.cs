@@ -7,7 +7,7 @@ namespace LLRP.FunctionalTests.Http2;
 /// <summary>
 /// Trailers across protocol versions (RFC 9110 §6.5): a destination's response trailers reach an HTTP/2 client as
 /// trailers and an HTTP/1.1 client that sent <c>TE: trailers</c> (RFC 9110 §10.1.4) in the trailer section of a chunked
-/// body (RFC 9112 §7.1.2); an HTTP/2 client's request trailers end the chunked body raw mode's pooled connections send;
+/// body (RFC 9112 §7.1.2), in every mode; an HTTP/2 client's request trailers end the chunked body raw mode's pooled connections send;
 /// on every path the fields RFC 9110 §6.5.1 keeps out of a trailer section are dropped.
 /// </summary>
 public sealed class TrailerRelayTests
@@ -62,21 +62,27 @@ public sealed class TrailerRelayTests
     }
 
     // RFC 9112 §7.1.2: the trailer section of an HTTP/1.1 origin's chunked response reaches an HTTP/1.1 client that sent
-    // TE: trailers (RFC 9110 §10.1.4), the fields RFC 9110 §6.5.1 forbids dropped.
+    // TE: trailers (RFC 9110 §10.1.4), the fields RFC 9110 §6.5.1 forbids dropped; the next response on the connection
+    // (to a request without TE) carries none, and the connections stay in step.
     [Theory]
-    [MemberData(nameof(HttpClientModes))]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
     public async Task Http11Client_ChunkedTrailersOfHttp11Origin_Relayed_Rfc9112_7_1_2(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ChunkedWithTrailers);
         await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var client = await proxy.ConnectAsync();
 
-        await client.SendAsync("GET / HTTP/1.1\r\nHost: example\r\nTE: trailers\r\nConnection: TE\r\n\r\n");
-        var response = await client.ReadResponseAsync();
+        await client.SendAsync("GET /first HTTP/1.1\r\nHost: example\r\nTE: trailers\r\nConnection: TE\r\n\r\n");
+        var accepted = await client.ReadResponseAsync();
+        var relayed = client.LastTrailers;
+        await client.SendAsync("GET /second HTTP/1.1\r\nHost: example\r\n\r\n");
+        var declined = await client.ReadResponseAsync();
 
-        Assert.Equal("ok", response.BodyText);
-        Assert.Equal([new HttpField("x-checksum", "42")], client.LastTrailers);
-        Assert.Equal("trailers", origin.SingleRequest().Head.Get("TE"));
+        Assert.Equal("ok", accepted.BodyText);
+        Assert.Equal([new HttpField("x-checksum", "42")], relayed);
+        Assert.Equal("ok", declined.BodyText);
+        Assert.Empty(client.LastTrailers);
+        Assert.Equal(["trailers", null], origin.Requests.Select(request => request.Head.Get("TE")));
     }
 
     // RFC 9113 §8.1: an HTTP/2 client's trailers (a HEADERS frame after the DATA, ending the stream) end the chunked body

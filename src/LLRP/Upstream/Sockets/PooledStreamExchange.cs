@@ -28,9 +28,6 @@ namespace LLRP.Upstream.Sockets;
 /// <param name="chunkLimits">The chunk line and trailer limits of a chunked response.</param>
 internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResponseHeadSize, BodyLimits chunkLimits)
 {
-    /// <summary>The most fields a trailer section may have (as many as a response head).</summary>
-    private const int MaxTrailerFields = 1000;
-
     /// <summary>
     /// Whether HTTP/2 streams to HTTP/1.1 clusters take this exchange: in raw mode with pooled connections (a stream has
     /// no client connection to hold one upstream connection for), never in the modes over HttpClient.
@@ -38,7 +35,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     public static bool Serves(ProxyOptions options) => options.Mode == ProxyMode.Raw && options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled;
 
     private readonly ResponseHead _response = new();
-    private readonly ResponseHead _trailers = new();
+    private readonly TrailerSectionReader _trailers = new(chunkLimits.MaxTrailerSize);
     private readonly FieldStringCache _trailerStrings = new();
     private ValueTask<bool> _pump;
     private PipeReader? _body;
@@ -215,27 +212,10 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         }
     }
 
-    /// <summary>
-    /// Parses the trailer section (RFC 9112 §7.1.2: field lines, then an empty line) within the trailer limit, and adds
-    /// its fields to <paramref name="trailers"/>; false while the section is not all in.
-    /// </summary>
+    /// <summary>Reads the trailer section (<see cref="TrailerSectionReader"/>) and adds its fields to <paramref name="trailers"/>; false while it is not all in.</summary>
     private bool TryRelayTrailers(ref ReadOnlySequence<byte> data, IHeaderDictionary? trailers)
     {
-        var section = _trailers;
-        section.Reset();
-        var limit = chunkLimits.MaxTrailerSize;
-        ReadOnlySpan<byte> span;
-        if (data.IsSingleSegment)
-        {
-            span = data.FirstSpan;
-            section.SetSource(data.First);
-        }
-        else
-        {
-            span = section.Linearize(data, (int)Math.Min(data.Length, limit));
-        }
-
-        if (!FieldSectionParser.TryParse(span, 0, limit, MaxTrailerFields, section, out var length))
+        if (!_trailers.TryRead(ref data))
         {
             return false;
         }
@@ -243,17 +223,9 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         if (trailers is not null)
         {
             var sink = new HeaderDictionarySink(trailers, _trailerStrings);
-            var source = section.Source.Span;
-            foreach (ref readonly var field in section.Fields)
-            {
-                if (TrailerFields.MayRelay(field.Name(source)))
-                {
-                    sink.Field(field.Name(source), field.Value(source));
-                }
-            }
+            _trailers.Relay(ref sink);
         }
 
-        data = data.Slice(length);
         return true;
     }
 
