@@ -57,7 +57,7 @@ public sealed class Http11ToHttp2Tests
     }
 
     /// <summary>The proxy in <paramref name="mode"/>, every request routed to <paramref name="origin"/> at HTTP/2 with <c>RequestVersionExact</c>.</summary>
-    private static Task<HostedApp> StartProxyAsync(HostedApp origin, string mode) => HostedApp.StartAsync(ProxyHost.Build(
+    internal static Task<HostedApp> StartProxyAsync(HostedApp origin, string mode) => HostedApp.StartAsync(ProxyHost.Build(
     [
         "--urls=http://127.0.0.1:0",
         "--ReverseProxy:Routes:all:ClusterId=h2",

@@ -12,7 +12,6 @@ using LLRP.Tasks;
 using LLRP.Upstream.Sockets;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
-using Microsoft.Net.Http.Headers;
 
 namespace LLRP.Upstream.HttpClient;
 
@@ -26,12 +25,12 @@ namespace LLRP.Upstream.HttpClient;
 ///    client's reset cancelling it at any time;
 /// 3. the response head is validated with raw mode's rules (<see cref="ResponseMessageHead"/>) and its fields pass
 ///    <see cref="ResponseHeadWriter.WriteFields"/>; the body is flushed to the client as it comes, then the trailers.
-/// In raw mode with pooled connections, a request for an HTTP/1.1 destination that does not ask for trailers
-/// (<c>te: trailers</c>, which gRPC sends), to a destination sending no PROXY protocol header (a pooled connection is
-/// no one client's), goes over raw mode's own pooled connections instead
-/// (<see cref="PooledStreamExchange"/>), its response head given to the client by the same rules. A request to a
-/// destination sending the PROXY protocol goes over that exchange in raw mode with either strategy, on a connection of its
-/// own that starts with the header of the stream's client (HttpClient's shared connections can carry no one client's header).
+/// In raw mode with pooled connections, a request for an HTTP/1.1 destination sending no PROXY protocol header (a pooled
+/// connection is no one client's) goes over raw mode's own pooled connections instead (<see cref="PooledStreamExchange"/>,
+/// which relays trailers both ways, so <c>te: trailers</c> is kept), its response head given to the client by the same rules.
+/// A request to a destination sending the PROXY protocol goes over that exchange in raw mode with either strategy, on a
+/// connection of its own that starts with the header of the stream's client (HttpClient's shared connections can carry
+/// no one client's header).
 /// Failures are returned: before the response started the front end answers them, after it the stream is reset.
 /// Reused stream after stream (<see cref="Begin"/> … <see cref="End"/>), so its caches (field strings, target URI,
 /// method) and buffers serve the next stream as a connection's forwarder serves its next request.
@@ -125,8 +124,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         // A cluster sending the PROXY protocol is at HTTP/1.x (ProxyOptionsReader refuses it at HTTP/2 or RequestVersionOrHigher).
         _pooledHead = pooled is not null
             && (_destination!.ProxyProtocol != ProxyProtocolVersion.None
-                || (pooled.SharesConnections && _version.Version == HttpVersion.Version11 && _version.Policy != HttpVersionPolicy.RequestVersionOrHigher
-                    && !context.Request.Headers.ContainsKey(HeaderNames.TE))) ? head : null;
+                || (pooled.SharesConnections && _version.Version == HttpVersion.Version11 && _version.Policy != HttpVersionPolicy.RequestVersionOrHigher)) ? head : null;
         if (_pooledHead is not null)
         {
             return;
@@ -211,7 +209,10 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             {
                 foreach (var value in values)
                 {
-                    client.AppendTrailer(name, value);
+                    if (TrailerFields.MayRelay(name, value))
+                    {
+                        client.AppendTrailer(name, value);
+                    }
                 }
             }
         }
@@ -236,8 +237,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         try
         {
             var body = head.Framing == BodyFraming.None ? null : context.Request.BodyReader;
+            var trailers = body is null ? null : context.Features.Get<IHttpRequestTrailersFeature>();
             var (from, to) = _destination!.ProxyProtocol == ProxyProtocolVersion.None ? (null, null) : EndPointsOf(context.Connection);
-            if (await exchange.SendAsync(_destination, head, _rewriter!, body, from, to, timeout.Token) is var error and not ForwarderError.None)
+            if (await exchange.SendAsync(_destination, head, _rewriter!, body, trailers, from, to, timeout.Token) is var error and not ForwarderError.None)
             {
                 return ForwardResult.Failed(0, clientAborted.IsCancellationRequested ? ForwarderError.ClientAborted : error, started: false);
             }
@@ -246,8 +248,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             UpstreamMilliseconds = (long)Stopwatch.GetElapsedTime(_destinationChosen).TotalMilliseconds;
             var client = context.Response;
             var hasBody = Start(exchange.Response, client);
-            var trailers = client.SupportsTrailers() ? context.Features.GetRequiredFeature<IHttpResponseTrailersFeature>().Trailers : null;
-            if (await exchange.CopyBodyAsync(client.BodyWriter, trailers, hasBody, _counted ??= count => BodyBytes += count, clientAborted) is var bodyError
+            var responseTrailers = client.SupportsTrailers() ? context.Features.GetRequiredFeature<IHttpResponseTrailersFeature>().Trailers : null;
+            if (await exchange.CopyBodyAsync(client.BodyWriter, responseTrailers, hasBody, _counted ??= count => BodyBytes += count, clientAborted) is var bodyError
                 and not ForwarderError.None)
             {
                 return ForwardResult.Failed(0, bodyError, started: true);
