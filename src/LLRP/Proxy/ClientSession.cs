@@ -53,12 +53,13 @@ internal sealed class ClientSession : ITrackedConnection
     private readonly RequestHead _head = new();
     private readonly ConnectionDeadline _deadline = new();
     private readonly ForwarderTraits _traits;
-
-    /// <summary>In raw mode, the HttpClient forwarder of the routes whose cluster asks HTTP/2: made when the first such request comes.</summary>
-    private IRequestForwarder? _http2Forwarder;
     private readonly TunnelActivity _tunnel;
     private readonly ClientRouting _routing;
     private readonly AccessLogRecorder? _accessLog;
+
+    /// <summary>In raw mode, the HttpClient forwarder of the routes whose cluster asks HTTP/2: made when the first such request comes.</summary>
+    private IRequestForwarder? _http2Forwarder;
+
     private volatile bool _stopping;
 
     public ClientSession(ConnectionContext connection, ClientSessionServices services)
