@@ -48,7 +48,6 @@ internal sealed class ClientSession : ITrackedConnection
     private readonly ClientResponseWriter _response;
     private readonly ClientRequestBody _body;
     private readonly IRequestForwarder _forwarder;
-    private readonly ForwarderContext _context;
     private readonly RequestRewriter _rewriter;
     private readonly RequestHead _head = new();
     private readonly ConnectionDeadline _deadline = new();
@@ -73,10 +72,7 @@ internal sealed class ClientSession : ITrackedConnection
         _body = new ClientRequestBody(_input, _response, services.BodyLimits);
         _tunnel = new TunnelActivity(services.Metrics);
         _rewriter = new RequestRewriter([], [], clientAddress, SchemeOf(connection), services.Rewrite);
-        _context = new ForwarderContext(
-            _rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId,
-            services.Upgrades, connection.Transport, _tunnel);
-        _forwarder = services.Forwarders.Create(_context);
+        _forwarder = services.Forwarders.Create(NewForwarderContext());
         _traits = _forwarder.Traits;
         _routing = new ClientRouting(services.Router, _forwarder, _rewriter, _response, services.Routing, IsTls(connection) ? 443 : 80);
     }
@@ -455,9 +451,14 @@ internal sealed class ClientSession : ITrackedConnection
     /// </summary>
     private (IRequestForwarder Forwarder, ForwarderTraits Traits) Http2Forwarder(IForwarderFactory factory)
     {
-        var forwarder = _http2Forwarder ??= factory.Create(_context);
+        var forwarder = _http2Forwarder ??= factory.Create(NewForwarderContext());
         return (forwarder, forwarder.Traits);
     }
+
+    /// <summary>What a forwarder of this connection is given (made when one is, so an idle connection holds none).</summary>
+    private ForwarderContext NewForwarderContext() => new(
+        _rewriter, _services.Limits, _response, _body, _connection.RemoteEndPoint, _connection.LocalEndPoint, _connection.ConnectionId,
+        _services.Upgrades, _connection.Transport, _tunnel);
 
     private void Consume(in ReadOnlySequence<byte> buffer, long consumed, long examined)
     {

@@ -103,6 +103,26 @@ public sealed class ProxyProtocolHttpClusterTests
         Assert.Equal("ok", response.BodyText);
     }
 
+    /// <summary>
+    /// A cluster at <c>HttpRequest:Version</c> 2 that sends the header keeps HTTP/1.1 clients on raw mode's own connections,
+    /// where the header goes (HttpClient's connections are shared among clients): the header, then the HTTP/1.1 request.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(RawModes))]
+    public async Task V1_ClusterAtVersion2_Http11ClientStaysOnTheHeadersConnection(string mode)
+    {
+        await using var origin = TcpOrigin.Manual();
+        using var root = Settings(origin, "v1", cluster: "\"HttpRequest\": { \"Version\": \"2\", \"VersionPolicy\": \"RequestVersionExact\" }, ");
+        await using var proxy = await TestHosts.StartProxyInContentRootAsync(root, mode);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync("GET /first HTTP/1.1\r\nHost: example\r\n\r\n");
+        using var upstream = await origin.AcceptAsync();
+        var head = await ReceiveHeadAsync(upstream);
+        Assert.StartsWith($"PROXY TCP4 127.0.0.1 127.0.0.1 {client.LocalEndPoint.Port} {proxy.Port}\r\nGET /first HTTP/1.1\r\n", head, StringComparison.Ordinal);
+        await AnswerAsync(upstream, client);
+    }
+
     /// <summary>One route to cluster <c>c</c>, whose one destination is <paramref name="origin"/>, sending the header of <paramref name="version"/>.</summary>
     private static ContentRoot Settings(TcpOrigin origin, string version, string scheme = "http", string cluster = "")
         => ContentRoot.WithSettings($$"""
