@@ -150,7 +150,7 @@ public static class ProxyOptionsReader
                 throw new ProxyConfigurationException($"{key}:Metadata:{ConfigurationKeys.ReverseProxySection.ProxyProtocol}", cluster.ProxyProtocol.ToString().ToLowerInvariant(), $"no PROXY protocol in the modes over HttpClient, whose handler shares its connections among clients while the header carries one client's address: {ConfigurationKeys.Mode}=raw sends it");
             }
 
-            if (!cluster.IsTcp && cluster.ProxyProtocol != ProxyProtocolVersion.None && (cluster.HttpVersion.Major != 1 || cluster.VersionPolicy == HttpVersionPolicy.RequestVersionOrHigher))
+            if (!cluster.IsTcp && cluster.ProxyProtocol != ProxyProtocolVersion.None && cluster.AsksHttp2)
             {
                 throw new ProxyConfigurationException($"{key}:Metadata:{ConfigurationKeys.ReverseProxySection.ProxyProtocol}", cluster.ProxyProtocol.ToString().ToLowerInvariant(), $"no PROXY protocol with HttpRequest:Version {cluster.HttpVersion} and VersionPolicy {cluster.VersionPolicy}: raw mode sends the header on its own HTTP/1.1 connections, while HTTP/2 goes over HttpClient's shared ones; HttpRequest:Version 1.1 without RequestVersionOrHigher, or no {ConfigurationKeys.ReverseProxySection.ProxyProtocol}");
             }

@@ -56,6 +56,9 @@ internal static class ProxyServiceCollectionExtensions
                 options,
                 Connector(provider, options),
                 options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? provider.GetRequiredService<UpstreamConnectionPool>() : null));
+            services.AddSingleton(provider => new Http2ClusterForwarderFactory(
+                options,
+                HttpClientInvokers.Create(options, provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<DestinationCertificateCheck>())));
             return services;
         }
 

@@ -65,6 +65,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     /// <summary>The HTTP version asked of the batch's destination, and how strictly (its cluster's <c>HttpRequest</c>).</summary>
     private (Version Version, HttpVersionPolicy Policy) _version = (HttpVersion.Version11, HttpVersionPolicy.RequestVersionExact);
 
+    /// <summary>The batch's cluster may be asked HTTP/2 (<see cref="ClusterOptions.AsksHttp2"/>): not for raw mode's pooled connections.</summary>
+    private bool _asksHttp2;
+
     public ResponseTransforms Transforms { private get; set; } = ResponseTransforms.None;
 
     public byte[] AffinityLine { private get; set; } = [];
@@ -111,6 +114,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _destinationChosen = Stopwatch.GetTimestamp();
         _responseHeadersTimeout = cluster.ResponseHeadersTimeout;
         _version = (cluster.HttpVersion, cluster.VersionPolicy);
+        _asksHttp2 = cluster.AsksHttp2;
         _uris.Retarget(destination);
         return ValueTask.FromResult(ForwarderError.None);
     }
@@ -121,10 +125,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _message = null;
         var context = Context;
         _isHead = head.IsHeadMethod;
-        // A cluster sending the PROXY protocol is at HTTP/1.x (ProxyOptionsReader refuses it at HTTP/2 or RequestVersionOrHigher).
+        // A cluster sending the PROXY protocol is at HTTP/1.x (ProxyOptionsReader refuses it when it asks HTTP/2).
         _pooledHead = pooled is not null
-            && (_destination!.ProxyProtocol != ProxyProtocolVersion.None
-                || (pooled.SharesConnections && _version.Version == HttpVersion.Version11 && _version.Policy != HttpVersionPolicy.RequestVersionOrHigher)) ? head : null;
+            && (_destination!.ProxyProtocol != ProxyProtocolVersion.None || (pooled.SharesConnections && !_asksHttp2)) ? head : null;
         if (_pooledHead is not null)
         {
             return;
