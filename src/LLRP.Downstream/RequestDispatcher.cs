@@ -38,6 +38,7 @@ internal sealed class RequestDispatcher(TimeSpan delay)
         "/status" => StatusEndpoint.HandleAsync(context),
         "/close" => CloseEndpoint.HandleAsync(context),
         "/early" => EarlyEndpoint.HandleAsync(context),
+        "/trailers" => TrailersEndpoint.HandleAsync(context),
         "/ws" => WebSocketEchoEndpoint.HandleAsync(context),
         _ => PatternEndpoint.HandleAsync(context),
     };

@@ -122,6 +122,18 @@ internal sealed class ClientResponseWriter(PipeWriter output, ProxyMetrics metri
         }
     }
 
+    /// <summary>
+    /// Ends the body with a trailer section (<paramref name="trailerLines"/>, field lines each ending in CRLF) when it is
+    /// chunked (RFC 9112 §7.1.2); a body of any other framing has nowhere to carry them, and they are dropped.
+    /// </summary>
+    public void WriteEnd(ReadOnlySpan<byte> trailerLines)
+    {
+        if (_framing.Body == BodyFraming.Chunked)
+        {
+            ChunkedEncoding.WriteLastChunk(output, trailerLines);
+        }
+    }
+
     /// <summary>Writes a response the proxy makes itself (an error, <c>100 Continue</c>): bytes built once.</summary>
     public void WriteRaw(ReadOnlySpan<byte> response) => output.Write(response);
 

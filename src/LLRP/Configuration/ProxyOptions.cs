@@ -248,4 +248,7 @@ public sealed record ProxyOptions
     /// through one HttpClient handler for all clusters, so every cluster gives the same value, fixed at start-up.
     /// </summary>
     public bool EnableMultipleHttp2Connections { get; init; } = true;
+
+    /// <summary>Keys <c>proxyProtocol.*</c>: the PROXY protocol header every connection to the urls starts with; null (the default) when the urls take none.</summary>
+    public ProxyProtocolAcceptance? AcceptProxyProtocol { get; init; }
 }

@@ -91,6 +91,7 @@ public static class ProxyOptionsReader
             AccessLogFormat = ReadAccessLogFormat(configuration, defaults.AccessLogFormat),
             AccessLogBufferSize = ReadInt(configuration, ConfigurationKeys.AccessLogBufferSize, defaults.AccessLogBufferSize, 4096),
             Http2 = Http2SettingsReader.Read(configuration),
+            AcceptProxyProtocol = ReadProxyProtocolAcceptance(configuration),
             Routing = RoutingOptions.Unread,
         };
         var routing = ReadReverseProxy(configuration, options, configured is not null) ?? RoutingOptionsReader.Implicit(destinations, options);
@@ -147,6 +148,11 @@ public static class ProxyOptionsReader
             if (!cluster.IsTcp && cluster.ProxyProtocol != ProxyProtocolVersion.None && options.Mode != ProxyMode.Raw)
             {
                 throw new ProxyConfigurationException($"{key}:Metadata:{ConfigurationKeys.ReverseProxySection.ProxyProtocol}", cluster.ProxyProtocol.ToString().ToLowerInvariant(), $"no PROXY protocol in the modes over HttpClient, whose handler shares its connections among clients while the header carries one client's address: {ConfigurationKeys.Mode}=raw sends it");
+            }
+
+            if (!cluster.IsTcp && cluster.ProxyProtocol != ProxyProtocolVersion.None && cluster.AsksHttp2)
+            {
+                throw new ProxyConfigurationException($"{key}:Metadata:{ConfigurationKeys.ReverseProxySection.ProxyProtocol}", cluster.ProxyProtocol.ToString().ToLowerInvariant(), $"no PROXY protocol with HttpRequest:Version {cluster.HttpVersion} and VersionPolicy {cluster.VersionPolicy}: raw mode sends the header on its own HTTP/1.1 connections, while HTTP/2 goes over HttpClient's shared ones; HttpRequest:Version 1.1 without RequestVersionOrHigher, or no {ConfigurationKeys.ReverseProxySection.ProxyProtocol}");
             }
         }
     }
@@ -546,4 +552,28 @@ public static class ProxyOptionsReader
 
     private static TimeSpan ReadMilliseconds(IConfiguration configuration, string key, TimeSpan defaultValue)
         => TimeSpan.FromMilliseconds(ReadInt(configuration, key, (int)defaultValue.TotalMilliseconds, 1));
+
+    /// <summary>
+    /// <c>proxyProtocol.accept</c>, <c>proxyProtocol.trustedNetworks</c> (<c>;</c>-separated, required with accept, refused
+    /// without), <c>proxyProtocol.timeoutMs</c>; null when the urls accept no PROXY protocol header.
+    /// </summary>
+    private static ProxyProtocolAcceptance? ReadProxyProtocolAcceptance(IConfiguration configuration)
+    {
+        var accept = ReadBool(configuration, ConfigurationKeys.AcceptProxyProtocol, false);
+        var value = Value(configuration, ConfigurationKeys.ProxyProtocolTrustedNetworks);
+        var networks = new List<IPNetwork>();
+        foreach (var part in (value ?? "").Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            networks.Add(NetworkSyntax.Parse(part) ?? throw new ProxyConfigurationException(ConfigurationKeys.ProxyProtocolTrustedNetworks, value, $"';'-separated {NetworkSyntax.Allowed}"));
+        }
+
+        var timeout = ReadMilliseconds(configuration, ConfigurationKeys.ProxyProtocolTimeoutMs, ProxyProtocolAcceptance.DefaultTimeout);
+        return (accept, networks.Count) switch
+        {
+            (true, 0) => throw new ProxyConfigurationException(ConfigurationKeys.ProxyProtocolTrustedNetworks, value, $"';'-separated {NetworkSyntax.Allowed}, at least one with {ConfigurationKeys.AcceptProxyProtocol}=true: only their connections may say where they come from"),
+            (false, > 0) => throw new ProxyConfigurationException(ConfigurationKeys.ProxyProtocolTrustedNetworks, value, $"nothing without {ConfigurationKeys.AcceptProxyProtocol}=true"),
+            (false, _) => null,
+            _ => new ProxyProtocolAcceptance(networks, timeout),
+        };
+    }
 }

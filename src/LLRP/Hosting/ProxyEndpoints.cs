@@ -1,6 +1,7 @@
 using System.Net;
 using System.Security.Cryptography.X509Certificates;
 using LLRP.Configuration;
+using LLRP.Diagnostics;
 using LLRP.Http2;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Connections;
@@ -18,7 +19,8 @@ namespace LLRP.Hosting;
 /// connection handler. An <c>https</c> address first runs Kestrel's TLS middleware with the certificate of
 /// <c>tls.certificatePath</c>, offering <c>h2</c> and <c>http/1.1</c> by ALPN, so the handler reads decrypted bytes; plain HTTP
 /// sent to it is answered 400 (<see cref="PlainHttpOnTlsPort"/>). HTTP/2 connections (ALPN <c>h2</c>, or the preface in
-/// clear text) go to Kestrel's HTTP/2 server and the HTTP/2 front end instead (<see cref="ProtocolSelection"/>).
+/// clear text) go to Kestrel's HTTP/2 server and the HTTP/2 front end instead (<see cref="ProtocolSelection"/>). With
+/// <c>proxyProtocol.accept</c>, every connection first has its PROXY protocol header read (<see cref="ProxyHeaderAcceptance"/>).
 /// </summary>
 internal static class ProxyEndpoints
 {
@@ -32,6 +34,11 @@ internal static class ProxyEndpoints
             var certificate = url.StartsWith("https://", StringComparison.OrdinalIgnoreCase)
                 ? options.ServerCertificate ?? throw new InvalidOperationException($"{url} is https, but the options hold no certificate ({nameof(ProxyOptionsReader)} requires one).")
                 : null;
+            if (options.AcceptProxyProtocol is { } acceptance)
+            {
+                listen.Use(ProxyHeaderAcceptance.Middleware(acceptance, listen.ApplicationServices.GetRequiredService<ProxyHeaderRefusals>()));
+            }
+
             Configure(listen, certificate, options.RequestHeadersTimeout);
         });
 

@@ -24,6 +24,7 @@ internal static class ProxyServiceCollectionExtensions
         services.AddSingleton<ClientConnectionTracker>();
         services.AddSingleton(provider => new FailureLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Proxy")));
         services.AddSingleton<DestinationCertificateCheck>();
+        services.AddSingleton<ProxyHeaderRefusals>();
         services.AddSingleton(provider => new Router(options.Routing, provider.GetRequiredService<ProxyMetrics>()));
         services.AddSingleton<ClientSessionServices>();
         if (options.AccessLog is { } accessLog)
@@ -55,6 +56,9 @@ internal static class ProxyServiceCollectionExtensions
                 options,
                 Connector(provider, options),
                 options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? provider.GetRequiredService<UpstreamConnectionPool>() : null));
+            services.AddSingleton(provider => new Http2ClusterForwarderFactory(
+                options,
+                HttpClientInvokers.Create(options, provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<DestinationCertificateCheck>())));
             return services;
         }
 
@@ -78,18 +82,19 @@ internal static class ProxyServiceCollectionExtensions
         => options.Transport == TransportKind.Epoll ? provider.GetRequiredService<EpollUpstreamConnector>() : provider.GetRequiredService<UpstreamConnector>();
 
     /// <summary>
-    /// In raw mode with pooled connections, what makes each HTTP/2 stream's exchange over the shared pool (HTTP/2 streams
-    /// to HTTP/1.1 clusters forwarded by raw mode's own client); null otherwise (HttpClient carries them all).
+    /// In raw mode, what makes each HTTP/2 stream's exchange over raw mode's own client: over the shared pool with pooled
+    /// connections (HTTP/2 streams to HTTP/1.1 clusters), and with either strategy on connections of a stream's own to the
+    /// destinations sending the PROXY protocol; null in the other modes (HttpClient carries them all).
     /// </summary>
     private static Func<PooledStreamExchange>? PooledStreamExchanges(IServiceProvider provider, ProxyOptions options)
     {
-        if (!PooledStreamExchange.Serves(options))
+        if (options.Mode != ProxyMode.Raw)
         {
             return null;
         }
 
         var connector = Connector(provider, options);
-        var pool = provider.GetRequiredService<UpstreamConnectionPool>();
+        var pool = PooledStreamExchange.Serves(options) ? provider.GetRequiredService<UpstreamConnectionPool>() : null;
         var chunkLimits = SocketsForwarderFactory.ResponseBodyLimitsOf(options);
         return () => new PooledStreamExchange(new UpstreamSession(connector, pool, client: null, local: null), options.MaxResponseHeadersTotalSize, chunkLimits);
     }

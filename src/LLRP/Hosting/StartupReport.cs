@@ -100,7 +100,8 @@ public static class StartupReport
                     .Append(cluster.Affinity is { } affinity ? $", affinity {affinity.Policy} {affinity.KeyName}" : "")
                     .Append(cluster.ProxyProtocol == ProxyProtocolVersion.None ? "" : $", PROXY protocol {cluster.ProxyProtocol.ToString().ToLowerInvariant()}")
                     .Append(cluster.HttpVersion.Major == 2 ? $", HTTP/2 to destinations {(cluster.EnableMultipleHttp2Connections ? "on several connections when one's streams are all in use" : "on one connection per destination (EnableMultipleHttp2Connections false)")}" : "")
-                    .Append(cluster.HttpVersion.Major == 2 && options.Mode == ProxyMode.Raw ? " for HTTP/2 clients (raw mode sends HTTP/1.1 clients' requests over HTTP/1.1)" : "")
+                    .Append(options.Mode != ProxyMode.Raw || !cluster.AsksHttp2 ? ""
+                        : ", HTTP/1.1 clients' requests over raw mode's HttpClient forwarder (its own client speaks HTTP/1.1 only; an upgrade request stays on HTTP/1.1)")
                     .AppendLine();
             }
 
@@ -181,6 +182,7 @@ public static class StartupReport
             (K.AccessLogBufferSize, Number(options.AccessLogBufferSize)));
         Http2(text, options.Http2, PooledStreamExchange.Serves(options));
         Tls(text, options);
+        AcceptedProxyProtocol(text, options.AcceptProxyProtocol);
         return text.ToString().TrimEnd();
     }
 
@@ -192,8 +194,8 @@ public static class StartupReport
     private static void Http2(StringBuilder text, Http2Settings http2, bool ownPool)
     {
         text.AppendLine(ownPool
-            ? "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; to HTTP/1.1 clusters over raw mode's pooled connections, unless te: trailers; otherwise over HttpClient)"
-            : "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; forwarded over HttpClient)");
+            ? "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; to HTTP/1.1 clusters over raw mode's pooled connections; otherwise over HttpClient)"
+            : "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; forwarded over HttpClient, in raw mode to clusters sending the PROXY protocol over a connection of each stream's own)");
         Line(text,
             (K.Http2MaxConcurrentStreams, Number(http2.MaxConcurrentStreams)),
             (K.Http2MaxHeaderFieldSize, Number(http2.MaxHeaderFieldSize)),
@@ -246,4 +248,11 @@ public static class StartupReport
     private static string Unlimited(long value) => value == 0 ? "0 (unlimited)" : Number(value);
 
     private static string Milliseconds(TimeSpan value) => Number((long)value.TotalMilliseconds);
+
+    /// <summary>Keys <c>proxyProtocol.*</c>: whether the urls read a PROXY protocol header first, from which networks, within how long.</summary>
+    private static void AcceptedProxyProtocol(StringBuilder text, ProxyProtocolAcceptance? acceptance)
+        => Line(text,
+            (K.AcceptProxyProtocol, Flag(acceptance is not null)),
+            (K.ProxyProtocolTrustedNetworks, acceptance is null ? "(none)" : string.Join(';', acceptance.TrustedNetworks)),
+            (K.ProxyProtocolTimeoutMs, Milliseconds(acceptance?.Timeout ?? ProxyProtocolAcceptance.DefaultTimeout)));
 }

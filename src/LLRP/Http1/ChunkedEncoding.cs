@@ -3,7 +3,10 @@ using System.IO.Pipelines;
 
 namespace LLRP.Http1;
 
-/// <summary>Writes the chunked transfer coding (RFC 9112 §7.1) in canonical form: no extensions, no trailers.</summary>
+/// <summary>
+/// Writes the chunked transfer coding (RFC 9112 §7.1) in canonical form: no extensions, and a trailer section only of
+/// the fields <see cref="TrailerFields"/> lets through.
+/// </summary>
 internal static class ChunkedEncoding
 {
     public static void WriteChunk<TWriter>(ref BufferWriter<TWriter> writer, in ReadOnlySequence<byte> data)
@@ -42,6 +45,14 @@ internal static class ChunkedEncoding
 
     /// <summary>Ends a chunked body being relayed: the last chunk, no trailers.</summary>
     public static void WriteLastChunk(PipeWriter output) => output.Write(LastChunk);
+
+    /// <summary>Ends a chunked body being relayed: the last chunk, then <paramref name="trailerLines"/> (field lines, each ending in CRLF) as its trailer section (RFC 9112 §7.1.2).</summary>
+    public static void WriteLastChunk(PipeWriter output, ReadOnlySpan<byte> trailerLines)
+    {
+        output.Write("0\r\n"u8);
+        output.Write(trailerLines);
+        output.Write("\r\n"u8);
+    }
 
     private static ReadOnlySpan<byte> LastChunk => "0\r\n\r\n"u8;
 }

@@ -24,7 +24,7 @@ namespace LLRP.Http2;
 ///    passive health) and points the <see cref="RequestRewriter"/> at it;
 /// 3. <see cref="StreamForwarder"/> carries it over HttpClient (HTTP/1.1 or HTTP/2 to the destination, as its cluster
 ///    asks), or in raw mode with pooled connections over raw mode's own HTTP/1.1 connections when the cluster is at
-///    HTTP/1.1 and the request asks for no trailers, and relays the response as it comes;
+///    HTTP/1.1, and relays the response as it comes;
 /// 4. a failure is reported once and answered with <see cref="ErrorPolicy"/>'s status before the response started
 ///    (<see cref="StreamAnswers"/>), or resets the stream (RST_STREAM) after;
 /// 5. with the access log on, the stream's line is written once its exchange has ended (<see cref="StreamAccessLog"/>).

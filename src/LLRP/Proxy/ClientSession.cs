@@ -25,6 +25,10 @@ namespace LLRP.Proxy;
 /// batch, and one that no route takes is answered 404. The routing picks the batch's destination, holds a slot of its
 /// limit while it is forwarded, feeds its passive health with the outcome, and sends an unanswered batch elsewhere when
 /// the <see cref="ErrorPolicy"/> allows it (RFC 9110 §9.2.2).
+/// The batch's forwarder is the connection's, but in raw mode for a route whose cluster asks HTTP/2
+/// (<see cref="Cluster.OverHttpClient"/>): its requests go over an HttpClient forwarder, made for the connection when the
+/// first such request comes, whose traits shape the batch (one request, bodies streamed, <c>Expect: 100-continue</c>
+/// answered by the proxy, asterisk-form refused). The first request's route picks it, so a batch never mixes forwarders.
 /// The client output is flushed when the session is about to wait for its client, so that the responses to
 /// pipelined requests leave together. An upgrade request to a tunnelled protocol goes alone; answered with <c>101</c>,
 /// the connection becomes a tunnel (<see cref="TunnelRelay"/>) until either side ends it, then closes. Idle,
@@ -51,6 +55,10 @@ internal sealed class ClientSession : ITrackedConnection
     private readonly TunnelActivity _tunnel;
     private readonly ClientRouting _routing;
     private readonly AccessLogRecorder? _accessLog;
+
+    /// <summary>In raw mode, the HttpClient forwarder of the routes whose cluster asks HTTP/2: made when the first such request comes.</summary>
+    private IRequestForwarder? _http2Forwarder;
+
     private volatile bool _stopping;
 
     public ClientSession(ConnectionContext connection, ClientSessionServices services)
@@ -64,9 +72,7 @@ internal sealed class ClientSession : ITrackedConnection
         _body = new ClientRequestBody(_input, _response, services.BodyLimits);
         _tunnel = new TunnelActivity(services.Metrics);
         _rewriter = new RequestRewriter([], [], clientAddress, SchemeOf(connection), services.Rewrite);
-        _forwarder = services.Forwarders.Create(new ForwarderContext(
-            _rewriter, services.Limits, _response, _body, connection.RemoteEndPoint, connection.LocalEndPoint, connection.ConnectionId,
-            services.Upgrades, connection.Transport, _tunnel));
+        _forwarder = services.Forwarders.Create(NewForwarderContext());
         _traits = _forwarder.Traits;
         _routing = new ClientRouting(services.Router, _forwarder, _rewriter, _response, services.Routing, IsTls(connection) ? 443 : 80);
     }
@@ -140,6 +146,11 @@ internal sealed class ClientSession : ITrackedConnection
         {
             _services.Tracker.Remove(this);
             await _forwarder.DisposeAsync();
+            if (_http2Forwarder is not null)
+            {
+                await _http2Forwarder.DisposeAsync();
+            }
+
             _services.Metrics.ClientConnectionClosed();
         }
     }
@@ -191,13 +202,16 @@ internal sealed class ClientSession : ITrackedConnection
         var idempotent = true;
         Route? batchRoute = null;
         RejectionReason? rejection = null;
+        var forwarder = _forwarder;
+        var traits = _traits;
         _accessLog?.Reset();
-        while (count < _traits.MaxBatch)
+        while (count < traits.MaxBatch)
         {
             var remaining = buffer.Slice(offset);
             int headLength;
             long bodyLength;
             BodyKind body;
+            Route? route = null;
             try
             {
                 if (!RequestHeadParser.TryParse(remaining, _head, _services.Limits, out headLength))
@@ -207,19 +221,28 @@ internal sealed class ClientSession : ITrackedConnection
                 }
 
                 body = RequestBodyLocator.Locate(_head, remaining.Length - headLength, _services.BodyLimits, out bodyLength);
-                if (body == BodyKind.Buffered && !_traits.TakesBufferedBodies)
+                if (!_routing.IsRoutable(_head))
+                {
+                    HttpMessageException.Throw(RejectionReason.DotSegmentInPath);
+                }
+
+                if (count == 0)
+                {
+                    // The first request's route picks the batch's forwarder, whose traits then shape the batch.
+                    route = _routing.Match(_head);
+                    (forwarder, traits) = route is { Cluster.OverHttpClient: true } && _services.Http2ClusterForwarders is { } http2
+                        ? Http2Forwarder(http2)
+                        : (_forwarder, _traits);
+                }
+
+                if (body == BodyKind.Buffered && !traits.TakesBufferedBodies)
                 {
                     (body, bodyLength) = (BodyKind.Streaming, 0);
                 }
 
-                if (_head.IsAsteriskForm && !_traits.SendsAsteriskForm)
+                if (_head.IsAsteriskForm && !traits.SendsAsteriskForm)
                 {
                     HttpMessageException.Throw(RejectionReason.AsteriskFormNotForwarded);
-                }
-
-                if (!_routing.IsRoutable(_head))
-                {
-                    HttpMessageException.Throw(RejectionReason.DotSegmentInPath);
                 }
             }
             catch (HttpMessageException e)
@@ -234,11 +257,14 @@ internal sealed class ClientSession : ITrackedConnection
                 break;
             }
 
-            var route = _routing.Match(_head);
-            if (count > 0 && (!ReferenceEquals(route, batchRoute) || route?.Cluster.Affinity is not null))
+            if (count > 0)
             {
-                // A batch has one route; under session affinity each request has its own destination.
-                break;
+                route = _routing.Match(_head);
+                if (!ReferenceEquals(route, batchRoute) || route?.Cluster.Affinity is not null)
+                {
+                    // A batch has one route, so one forwarder; under session affinity each request has its own destination.
+                    break;
+                }
             }
 
             if (route is null)
@@ -254,6 +280,11 @@ internal sealed class ClientSession : ITrackedConnection
             }
 
             _accessLog?.Capture(_head, firstOfBatch: count == 0);
+            if (count == 0)
+            {
+                _routing.Forwarder = forwarder;
+            }
+
             if (count == 0 && await _routing.BeginAsync(route, _head.IsIdempotent, _head) is var error and not ForwarderError.None)
             {
                 _routing.Release();
@@ -263,7 +294,7 @@ internal sealed class ClientSession : ITrackedConnection
             }
 
             batchRoute = route;
-            _forwarder.Add(_head, remaining, headLength, bodyLength, body);
+            forwarder.Add(_head, remaining, headLength, bodyLength, body);
             idempotent &= _head.IsIdempotent;
             count++;
             offset += headLength + bodyLength;
@@ -277,7 +308,7 @@ internal sealed class ClientSession : ITrackedConnection
             if (body == BodyKind.Streaming)
             {
                 streams = true;
-                _body.Reset(_head.Framing, _head.ContentLength, _head.ExpectsContinue && !_head.IsHttp10, _traits.AnswersContinue);
+                _body.Reset(_head.Framing, _head.ContentLength, _head.ExpectsContinue && !_head.IsHttp10, traits.AnswersContinue);
                 break;
             }
 
@@ -294,7 +325,7 @@ internal sealed class ClientSession : ITrackedConnection
             if (streams)
             {
                 Consume(buffer, offset, offset);
-                var streamed = Reported(await _forwarder.ForwardAsync(_body));
+                var streamed = Reported(await forwarder.ForwardAsync(_body));
                 _services.Metrics.BytesReceived(_body.BytesConsumed);
                 return new BatchResult(Complete(streamed, startTimestamp, _body), HeadPending: false);
             }
@@ -308,7 +339,7 @@ internal sealed class ClientSession : ITrackedConnection
 
             if (count > 0)
             {
-                var result = Reported(await _forwarder.ForwardAsync(body: null));
+                var result = Reported(await forwarder.ForwardAsync(body: null));
                 if (_routing.IsUnanswered(result, idempotent))
                 {
                     result = await RetryBufferedAsync(buffer, count, idempotent, result);
@@ -354,7 +385,7 @@ internal sealed class ClientSession : ITrackedConnection
             }
 
             AddAgain(buffer, count);
-            result = Reported(await _forwarder.ForwardAsync(body: null));
+            result = Reported(await _routing.Forwarder.ForwardAsync(body: null));
         }
         while (_routing.IsUnanswered(result, idempotent));
 
@@ -379,7 +410,7 @@ internal sealed class ClientSession : ITrackedConnection
             var body = RequestBodyLocator.Locate(_head, remaining.Length - headLength, _services.BodyLimits, out var bodyLength);
             _head.RequestedUpgrades = 0;
             _routing.Match(_head);
-            _forwarder.Add(_head, remaining, headLength, bodyLength, body);
+            _routing.Forwarder.Add(_head, remaining, headLength, bodyLength, body);
             offset += headLength + bodyLength;
         }
     }
@@ -390,7 +421,7 @@ internal sealed class ClientSession : ITrackedConnection
     /// </summary>
     private async ValueTask<bool> ForwardUpgradeAsync(long startTimestamp)
     {
-        var result = Reported(await _forwarder.ForwardAsync(body: null));
+        var result = Reported(await _routing.Forwarder.ForwardAsync(body: null));
         var close = Complete(result, startTimestamp, body: null);
         if (result.Tunnel is not { } tunnel)
         {
@@ -413,6 +444,21 @@ internal sealed class ClientSession : ITrackedConnection
         await tunnel.DisposeAsync();
         return true;
     }
+
+    /// <summary>
+    /// The connection's forwarder for the routes whose cluster raw mode leaves to HttpClient (<see cref="Cluster.OverHttpClient"/>),
+    /// made the first time, and its traits.
+    /// </summary>
+    private (IRequestForwarder Forwarder, ForwarderTraits Traits) Http2Forwarder(IForwarderFactory factory)
+    {
+        var forwarder = _http2Forwarder ??= factory.Create(NewForwarderContext());
+        return (forwarder, forwarder.Traits);
+    }
+
+    /// <summary>What a forwarder of this connection is given (made when one is, so an idle connection holds none).</summary>
+    private ForwarderContext NewForwarderContext() => new(
+        _rewriter, _services.Limits, _response, _body, _connection.RemoteEndPoint, _connection.LocalEndPoint, _connection.ConnectionId,
+        _services.Upgrades, _connection.Transport, _tunnel);
 
     private void Consume(in ReadOnlySequence<byte> buffer, long consumed, long examined)
     {

@@ -3,6 +3,7 @@ using LLRP.Diagnostics;
 using LLRP.Diagnostics.AccessLogging;
 using LLRP.Http1;
 using LLRP.Upstream;
+using LLRP.Upstream.HttpClient;
 using LLRP.Routing;
 
 namespace LLRP.Proxy;
@@ -15,7 +16,8 @@ internal sealed class ClientSessionServices(
     ClientConnectionTracker tracker,
     FailureLog failureLog,
     Router router,
-    AccessLogWriter? accessLog = null)
+    AccessLogWriter? accessLog = null,
+    Http2ClusterForwarderFactory? http2ClusterForwarders = null)
 {
     public RequestLimits Limits { get; } = RequestLimitsOf(options);
 
@@ -43,6 +45,12 @@ internal sealed class ClientSessionServices(
     public int MaxClientConnections { get; } = options.MaxClientConnections;
 
     public IForwarderFactory Forwarders { get; } = forwarders;
+
+    /// <summary>
+    /// In raw mode, the forwarders of HTTP/1.1 clients' requests to the clusters it leaves to HttpClient
+    /// (<see cref="Cluster.OverHttpClient"/>); null in the other modes, whose forwarders carry every cluster.
+    /// </summary>
+    public Http2ClusterForwarderFactory? Http2ClusterForwarders { get; } = http2ClusterForwarders;
 
     public ProxyMetrics Metrics { get; } = metrics;
 

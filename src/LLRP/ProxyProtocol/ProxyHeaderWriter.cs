@@ -33,6 +33,18 @@ internal static class ProxyHeaderWriter
         return header[..Write(header, version, source, destination)].ToArray();
     }
 
+    /// <summary>
+    /// The header of a sender's own connection, a health check's (proxy-protocol.txt §2.1, §2.2): v1's <c>PROXY UNKNOWN</c>
+    /// line, v2's LOCAL command with the UNSPEC family and no addresses; the receiver keeps the connection's own addresses.
+    /// Empty for none.
+    /// </summary>
+    public static byte[] LocalHeaderOf(ProxyProtocolVersion version) => version switch
+    {
+        ProxyProtocolVersion.V1 => "PROXY UNKNOWN\r\n"u8.ToArray(),
+        ProxyProtocolVersion.V2 => [.. Signature, 0x20, 0x00, 0x00, 0x00],
+        _ => [],
+    };
+
     /// <summary>Writes the header into <paramref name="output"/> (at least <see cref="MaxLength"/> bytes); returns its length.</summary>
     public static int Write(Span<byte> output, ProxyProtocolVersion version, IPEndPoint source, IPEndPoint destination)
     {

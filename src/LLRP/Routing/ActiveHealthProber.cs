@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using LLRP.Configuration;
 using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
+using LLRP.ProxyProtocol;
 using LLRP.Routing.Destinations;
 using LLRP.Upstream;
 using Microsoft.Extensions.Hosting;
@@ -16,6 +17,9 @@ namespace LLRP.Routing;
 /// its own (not the proxy's connections); a response with a 2xx or 3xx status within the timeout is a success, anything
 /// else a failure. The thresholds in <see cref="DestinationHealth.ReportProbe"/> turn them into down and up again. The
 /// clusters are taken from the current table at each round, so a reload's clusters are probed from their first interval.
+/// A destination of a cluster that sends the PROXY protocol refuses a connection without a header, so each probe
+/// connection starts with the header of a sender's own connection (<see cref="ProxyHeaderWriter.LocalHeaderOf"/>: v2's
+/// LOCAL command, v1's <c>PROXY UNKNOWN</c>, as HAProxy's health checks send them).
 /// </summary>
 internal sealed class ActiveHealthProber(ProxyOptions options, Router router, ILogger<ActiveHealthProber> logger) : BackgroundService
 {
@@ -25,6 +29,9 @@ internal sealed class ActiveHealthProber(ProxyOptions options, Router router, IL
     private readonly HttpMessageInvoker _client = Client(insecure: options.DownstreamInsecure);
     private readonly HttpMessageInvoker _insecureClient = Client(insecure: true);
     private readonly Dictionary<Cluster, long> _due = [];
+
+    /// <summary>The PROXY protocol version of a probe's destination, which <see cref="ConnectAsync"/> reads.</summary>
+    private static readonly HttpRequestOptionsKey<ProxyProtocolVersion> ProxyProtocolOption = new("llrp.proxyProtocol");
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -83,7 +90,29 @@ internal sealed class ActiveHealthProber(ProxyOptions options, Router router, IL
         UseCookies = false,
         PooledConnectionIdleTimeout = TimeSpan.FromMinutes(1),
         SslOptions = DestinationTls.HandlerOptions(insecure),
+        ConnectCallback = ConnectAsync,
     });
+
+    /// <summary>Connects a probe's connection; the PROXY protocol header of a sender's own connection first when its destination takes one (before TLS).</summary>
+    private static async ValueTask<Stream> ConnectAsync(SocketsHttpConnectionContext context, CancellationToken token)
+    {
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        try
+        {
+            await socket.ConnectAsync(context.DnsEndPoint, token);
+            if (context.InitialRequestMessage.Options.TryGetValue(ProxyProtocolOption, out var version))
+            {
+                await socket.SendAsync(ProxyHeaderWriter.LocalHeaderOf(version), SocketFlags.None, token);
+            }
+
+            return new NetworkStream(socket, ownsSocket: true);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
 
     private async Task ProbeAsync(ClusterOptions cluster, ActiveHealthOptions active, Destination destination, CancellationToken stoppingToken)
     {
@@ -104,6 +133,11 @@ internal sealed class ActiveHealthProber(ProxyOptions options, Router router, IL
                     Version = HttpVersion.Version11,
                     VersionPolicy = HttpVersionPolicy.RequestVersionExact,
                 };
+                if (destination.Endpoint.ProxyProtocol != ProxyProtocolVersion.None)
+                {
+                    request.Options.Set(ProxyProtocolOption, destination.Endpoint.ProxyProtocol);
+                }
+
                 var client = cluster.DangerousAcceptAnyServerCertificate ? _insecureClient : _client;
                 using var response = await client.SendAsync(request, timeout.Token);
                 var status = (int)response.StatusCode;
@@ -131,7 +165,10 @@ internal sealed class ActiveHealthProber(ProxyOptions options, Router router, IL
         Report(active, destination, success: false, reason);
     }
 
-    /// <summary>A <c>tcp://</c> destination's probe: a connect within the timeout succeeds; the connection is closed at once.</summary>
+    /// <summary>
+    /// A <c>tcp://</c> destination's probe: a connect within the timeout succeeds; the connection is closed at once, after
+    /// the PROXY protocol header of a sender's own connection when its cluster sends one.
+    /// </summary>
     private async Task ProbeConnectAsync(ActiveHealthOptions active, Destination destination, CancellationToken stoppingToken)
     {
         string reason;
@@ -142,6 +179,11 @@ internal sealed class ActiveHealthProber(ProxyOptions options, Router router, IL
             try
             {
                 await socket.ConnectAsync(destination.Endpoint.EndPoint, timeout.Token);
+                if (destination.Endpoint.ProxyProtocol != ProxyProtocolVersion.None)
+                {
+                    await socket.SendAsync(ProxyHeaderWriter.LocalHeaderOf(destination.Endpoint.ProxyProtocol), SocketFlags.None, timeout.Token);
+                }
+
                 Report(active, destination, success: true, "connected");
                 return;
             }

@@ -22,7 +22,7 @@ namespace LLRP.Routing;
 /// 4. <see cref="Release"/>: the slot given back, on every path.
 /// </summary>
 /// <param name="router">The current routes and clusters.</param>
-/// <param name="forwarder">The connection's forwarder, made ready for each batch's destination.</param>
+/// <param name="forwarder">The connection's forwarder, made ready for each batch's destination unless <see cref="Forwarder"/> names another.</param>
 /// <param name="rewriter">The connection's forwarding rules, pointed at each batch's route and destination.</param>
 /// <param name="response">Where the batch's response is written, given its route's response transforms and affinity binding.</param>
 /// <param name="services">What every connection's routing shares.</param>
@@ -46,6 +46,9 @@ internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, 
 
     /// <summary>The batch's retries so far.</summary>
     private int _retries;
+
+    /// <summary>The forwarder <see cref="BeginAsync"/> makes ready for the batch: the connection's, or the one the front end picked for the batch's route.</summary>
+    public IRequestForwarder Forwarder { get; set; } = forwarder;
 
     /// <summary>The route of the batch, or of the last one; null before the first.</summary>
     public Route? Route => _route;
@@ -180,7 +183,7 @@ internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, 
         }
 
         rewriter.Retarget(destination.Authority, destination.Endpoint.PathPrefix, route.RequestTransforms);
-        var error = await forwarder.BeginBatchAsync(destination.Endpoint, route.Cluster.Options);
+        var error = await Forwarder.BeginBatchAsync(destination.Endpoint, route.Cluster.Options);
         if (error != ForwarderError.None)
         {
             Report(error, completed: 0);

@@ -19,6 +19,7 @@ internal sealed class Cluster
         Destinations = new DestinationRegistry(options, Affinity);
         Balancer = new LoadBalancer(Destinations, options.Balancing, options.AvailableDestinations);
         Tag = new KeyValuePair<string, object?>(ProxyMetrics.ClusterTag, options.Id);
+        OverHttpClient = options.AsksHttp2;
     }
 
     public ClusterOptions Options { get; private set; }
@@ -34,6 +35,13 @@ internal sealed class Cluster
     public SessionAffinity? Affinity { get; }
 
     public LoadBalancer Balancer { get; }
+
+    /// <summary>
+    /// In raw mode, HTTP/1.1 clients' requests to it go over HttpClient rather than raw mode's own HTTP/1.1 client: it
+    /// asks HTTP/2 of its destinations (<see cref="ClusterOptions.AsksHttp2"/>; such a cluster sends no PROXY protocol
+    /// header, which the reader refuses). Fixed for the cluster's life (a reload that changes it makes a new cluster).
+    /// </summary>
+    public bool OverHttpClient { get; }
 
     /// <summary>Other destinations an unanswered request may go to.</summary>
     public int MaxRetries => Options.MaxRetries;

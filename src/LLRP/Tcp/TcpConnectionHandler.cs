@@ -67,7 +67,7 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
         var local = connection.LocalEndPoint as IPEndPoint;
         if (route.Options.AcceptProxyProtocol)
         {
-            var (received, refused, detail) = await ProxyHeaderReader.ReadAsync(connection, route.Options);
+            var (received, refused, detail) = await ProxyHeaderReader.ReadAsync(connection, route.Options.TrustedNetworks, route.Options.ProxyProtocolTimeout);
             if (refused is not null)
             {
                 services.Metrics.Refused(route.Tag, refused);

@@ -20,7 +20,7 @@ namespace LLRP.Upstream;
 /// </summary>
 internal interface IRequestForwarder : IAsyncDisposable
 {
-    /// <summary>What the forwarder can do; read once per client connection.</summary>
+    /// <summary>What the forwarder can do; read once per forwarder.</summary>
     ForwarderTraits Traits { get; }
 
     /// <summary>Makes <paramref name="downstream"/> ready for a batch (an open connection, for one); an error is answered before anything is sent.</summary>

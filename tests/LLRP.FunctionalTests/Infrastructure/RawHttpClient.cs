@@ -82,6 +82,9 @@ public sealed class RawHttpClient : IAsyncDisposable
     /// <summary>Reads exactly <paramref name="count"/> bytes, such as a tunnel's.</summary>
     public Task<byte[]> ReadExactlyAsync(int count) => _reader.ReadExactlyAsync(count);
 
+    /// <summary>The trailer section of the last chunked response body read (RFC 9112 §7.1.2).</summary>
+    public IReadOnlyList<HttpField> LastTrailers => _reader.LastTrailers;
+
     /// <summary>Closes the connection with a TCP reset instead of a graceful close.</summary>
     public void Reset()
     {

@@ -29,6 +29,9 @@ public sealed class WireReader
         }
     }
 
+    /// <summary>The trailer section of the last chunked body read (RFC 9112 §7.1.2); empty before one.</summary>
+    public IReadOnlyList<HttpField> LastTrailers { get; private set; } = [];
+
     /// <summary>How many bytes were received but not consumed yet.</summary>
     public int Buffered => _end - _start;
 
@@ -135,7 +138,7 @@ public sealed class WireReader
 
             if (size == 0)
             {
-                await ReadFieldSectionAsync();
+                LastTrailers = (await ReadFieldSectionAsync()).Fields;
                 return body.ToArray();
             }
 

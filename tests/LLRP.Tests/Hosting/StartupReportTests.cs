@@ -129,7 +129,7 @@ public sealed class StartupReportTests
     [InlineData("raw", true)]
     [InlineData("httpclient", false)]
     [InlineData("yarp", false)]
-    public void Describe_Http2Cluster_SaysWhenHttp11ClientsStayOnHttp11(string mode, bool stays)
+    public void Describe_Http2Cluster_SaysWhenRawModeSendsHttp11ClientsOverHttpClient(string mode, bool overHttpClient)
     {
         var options = ConfiguredOptions.Read(
             ("mode", mode),
@@ -140,7 +140,24 @@ public sealed class StartupReportTests
 
         var report = StartupReport.Describe(options, ["http://127.0.0.1:8080"], [], [], transportQueues: 2);
 
-        Assert.Equal(stays, report.Contains("HTTP/2 to destinations on several connections when one's streams are all in use for HTTP/2 clients (raw mode sends HTTP/1.1 clients' requests over HTTP/1.1)", StringComparison.Ordinal));
+        Assert.Equal(overHttpClient, report.Contains("HTTP/2 to destinations on several connections when one's streams are all in use, HTTP/1.1 clients' requests over raw mode's HttpClient forwarder (its own client speaks HTTP/1.1 only; an upgrade request stays on HTTP/1.1)", StringComparison.Ordinal));
+        Assert.DoesNotContain("raw mode sends HTTP/1.1 clients' requests over HTTP/1.1", report, StringComparison.Ordinal);
         Assert.Contains("HTTP/2 to destinations", report, StringComparison.Ordinal);
+    }
+
+    /// <summary>Version 1.1 with <c>RequestVersionOrHigher</c> may reach HTTP/2 by ALPN (YARP's meaning): raw mode leaves it to HttpClient too.</summary>
+    [Fact]
+    public void Describe_Http11OrHigherCluster_InRawMode_SaysHttp11ClientsGoOverHttpClient()
+    {
+        var options = ConfiguredOptions.Read(
+            ("mode", "raw"),
+            ("ReverseProxy:Routes:all:ClusterId", "up"),
+            ("ReverseProxy:Routes:all:Match:Path", "{**rest}"),
+            ("ReverseProxy:Clusters:up:Destinations:one:Address", "https://127.0.0.1:8081"),
+            ("ReverseProxy:Clusters:up:HttpRequest:VersionPolicy", "RequestVersionOrHigher"));
+
+        var report = StartupReport.Describe(options, ["http://127.0.0.1:8080"], [], [], transportQueues: 2);
+
+        Assert.Contains("HTTP/1.1 clients' requests over raw mode's HttpClient forwarder", report, StringComparison.Ordinal);
     }
 }

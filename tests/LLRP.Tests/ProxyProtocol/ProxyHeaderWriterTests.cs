@@ -65,4 +65,29 @@ public sealed class ProxyHeaderWriterTests
         ];
         Assert.Equal(expected, Write(ProxyProtocolVersion.V2, "[2001:db8::1]:65535", "[::1]:1"));
     }
+
+    /// <summary>proxy-protocol.txt §2.1: a health check's v1 line is <c>PROXY UNKNOWN</c>; the parser keeps the connection's own addresses.</summary>
+    [Fact]
+    public void Local_V1_ProxyUnknown()
+    {
+        var header = ProxyHeaderWriter.LocalHeaderOf(ProxyProtocolVersion.V1);
+
+        Assert.Equal("PROXY UNKNOWN\r\n"u8.ToArray(), header);
+        Assert.Equal(ProxyHeaderStatus.Parsed, ProxyHeaderParser.TryParse(header, out var parsed, out _));
+        Assert.Equal(new ProxyHeader(header.Length, null, null, null, null), parsed);
+    }
+
+    /// <summary>proxy-protocol.txt §2.2: a health check's v2 header is the LOCAL command (0x20), family UNSPEC, no address block.</summary>
+    [Fact]
+    public void Local_V2_LocalCommandUnspecNoAddresses()
+    {
+        var header = ProxyHeaderWriter.LocalHeaderOf(ProxyProtocolVersion.V2);
+
+        Assert.Equal((byte[])[0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A, 0x20, 0x00, 0x00, 0x00], header);
+        Assert.Equal(ProxyHeaderStatus.Parsed, ProxyHeaderParser.TryParse(header, out var parsed, out _));
+        Assert.Equal(new ProxyHeader(16, null, null, null, null), parsed);
+    }
+
+    [Fact]
+    public void Local_None_Empty() => Assert.Empty(ProxyHeaderWriter.LocalHeaderOf(ProxyProtocolVersion.None));
 }

@@ -38,13 +38,20 @@ public sealed record ClusterOptions(
 {
     /// <summary>
     /// The HTTP version asked of its destinations (<c>HttpRequest:Version</c>): 1.1 unless set. HTTP/2 clients' requests
-    /// are sent with it in every mode; HTTP/1.1 clients' requests too but in raw mode, an upgrade request excepted (HTTP/1.1
-    /// exactly).
+    /// are sent with it in every mode, and so are HTTP/1.1 clients' requests (in raw mode over its HttpClient forwarder when
+    /// the cluster <see cref="AsksHttp2"/>, which one sending the PROXY protocol may not), an upgrade request excepted (HTTP/1.1 exactly).
     /// </summary>
     public Version HttpVersion { get; init; } = System.Net.HttpVersion.Version11;
 
     /// <summary>How strictly <see cref="HttpVersion"/> is asked (<c>HttpRequest:VersionPolicy</c>, YARP's meanings).</summary>
     public HttpVersionPolicy VersionPolicy { get; init; } = HttpVersionPolicy.RequestVersionOrLower;
+
+    /// <summary>
+    /// HTTP/2 may be asked of its destinations (YARP's meanings): <see cref="HttpVersion"/> 2 with any policy (over TLS by
+    /// ALPN; over plain TCP by prior knowledge, or HTTP/1.1 under <c>RequestVersionOrLower</c>, as HttpClient does), or 1.1
+    /// with <c>RequestVersionOrHigher</c>. Raw mode's own HTTP/1.1 client then leaves its requests to HttpClient.
+    /// </summary>
+    public bool AsksHttp2 => HttpVersion.Major >= 2 || VersionPolicy == HttpVersionPolicy.RequestVersionOrHigher;
 
     /// <summary>
     /// Whether a destination's HTTP/2 connection whose streams are all in use is joined by another

@@ -4,6 +4,7 @@ using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
 using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
+using LLRP.Http1;
 using LLRP.Tasks;
 
 namespace LLRP.Upstream.HttpClient;
@@ -158,8 +159,12 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
     /// destination (so the read and write sides overlap) and every <see cref="MaxUnflushedBody"/> bytes; a small body
     /// already buffered leaves with the rest of the batch, in one flush.
     /// </summary>
+    /// <param name="trailersOf">
+    /// The response whose trailers end a chunked body (<see cref="ClientResponseWriter.WriteEnd(ReadOnlySpan{byte})"/>),
+    /// when the client said it accepts them (<c>TE: trailers</c>, RFC 9110 §10.1.4); null drops them.
+    /// </param>
     /// <returns>None; ResponseBodyFailed when the destination failed mid-body; ClientAborted when the client went away.</returns>
-    public static async ValueTask<ForwarderError> CopyBodyAsync(Stream source, ClientResponseWriter client)
+    public static async ValueTask<ForwarderError> CopyBodyAsync(Stream source, ClientResponseWriter client, HttpResponseMessage? trailersOf)
     {
         var buffer = ArrayPool<byte>.Shared.Rent(ResponseBufferSize);
         var unflushed = 0;
@@ -191,7 +196,15 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
 
                 if (count == 0)
                 {
-                    client.WriteEnd();
+                    if (trailersOf is { TrailingHeaders.NonValidated.Count: > 0 })
+                    {
+                        client.WriteEnd(TrailerLines(trailersOf).WrittenSpan);
+                    }
+                    else
+                    {
+                        client.WriteEnd();
+                    }
+
                     return ForwarderError.None;
                 }
 
@@ -203,6 +216,21 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
         {
             ArrayPool<byte>.Shared.Return(buffer);
         }
+    }
+
+    /// <summary>The trailers of <paramref name="response"/> that may be relayed (<see cref="TrailerFields"/>), as field lines.</summary>
+    public static ArrayBufferWriter<byte> TrailerLines(HttpResponseMessage response)
+    {
+        var lines = new ArrayBufferWriter<byte>(256);
+        foreach (var (name, values) in response.TrailingHeaders.NonValidated)
+        {
+            foreach (var value in values)
+            {
+                TrailerFields.Append(lines, name, value);
+            }
+        }
+
+        return lines;
     }
 
     /// <summary>What reading a response body from HttpClient throws when the destination fails or its connection is torn down.</summary>

@@ -11,7 +11,8 @@ namespace LLRP.Upstream.HttpClient;
 /// httpclient mode: each request fills an <see cref="HttpRequestMessage"/> straight from its parsed head, with the
 /// <see cref="RequestRewriter"/>'s fields and target; its body streams from the client (<see cref="PipeBodyContent"/>);
 /// <see cref="HttpMessageInvoker.SendAsync"/> returns once the response head is in; that head is validated and
-/// re-emitted with raw mode's rules (<see cref="ResponseMessageHead"/>) and its body copied to the client; a <c>101</c> to
+/// re-emitted with raw mode's rules (<see cref="ResponseMessageHead"/>) and its body copied to the client, its trailers after
+/// a chunked body when the client sent <c>TE: trailers</c>; a <c>101</c> to
 /// an upgrade request hands the response's read-write stream to the session as a tunnel.
 /// </summary>
 internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientExchange exchange, int maxResponseHeadSize) : IRequestForwarder, IResponseForwarder
@@ -27,6 +28,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
     private bool _isHead;
     private bool _isHttp10;
     private bool _isPersistent;
+    private bool _acceptsTrailers;
     private ulong _requestedUpgrades;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
@@ -53,7 +55,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
 
         var fields = new MessageFieldSink(request, _strings, _destination!.Authority, static () => new ByteArrayContent([]));
         context.Rewriter.WriteFields(head, ref fields);
-        (_isHead, _isHttp10, _isPersistent, _requestedUpgrades) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.RequestedUpgrades);
+        (_isHead, _isHttp10, _isPersistent, _requestedUpgrades, _acceptsTrailers) = (head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.RequestedUpgrades, head.AcceptsTrailers);
     }
 
     public ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body) => exchange.ExchangeAsync(_message!, this, body);
@@ -92,7 +94,7 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
 
         var framing = client.WriteHead(head, _isHead, _isHttp10, persistent);
         if (framing.Body != BodyFraming.None
-            && await HttpClientExchange.CopyBodyAsync(await response.Content.ReadAsStreamAsync(), client) is var error and not ForwarderError.None)
+            && await HttpClientExchange.CopyBodyAsync(await response.Content.ReadAsStreamAsync(), client, _acceptsTrailers ? response : null) is var error and not ForwarderError.None)
         {
             return ForwardResult.Failed(0, error, started: true);
         }

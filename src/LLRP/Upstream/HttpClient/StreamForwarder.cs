@@ -12,7 +12,6 @@ using LLRP.Tasks;
 using LLRP.Upstream.Sockets;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
-using Microsoft.Net.Http.Headers;
 
 namespace LLRP.Upstream.HttpClient;
 
@@ -26,10 +25,12 @@ namespace LLRP.Upstream.HttpClient;
 ///    client's reset cancelling it at any time;
 /// 3. the response head is validated with raw mode's rules (<see cref="ResponseMessageHead"/>) and its fields pass
 ///    <see cref="ResponseHeadWriter.WriteFields"/>; the body is flushed to the client as it comes, then the trailers.
-/// In raw mode with pooled connections, a request for an HTTP/1.1 destination that does not ask for trailers
-/// (<c>te: trailers</c>, which gRPC sends), to a destination sending no PROXY protocol header (a pooled connection is
-/// no one client's), goes over raw mode's own pooled connections instead
-/// (<see cref="PooledStreamExchange"/>), its response head given to the client by the same rules.
+/// In raw mode with pooled connections, a request for an HTTP/1.1 destination sending no PROXY protocol header (a pooled
+/// connection is no one client's) goes over raw mode's own pooled connections instead (<see cref="PooledStreamExchange"/>,
+/// which relays trailers both ways, so <c>te: trailers</c> is kept), its response head given to the client by the same rules.
+/// A request to a destination sending the PROXY protocol goes over that exchange in raw mode with either strategy, on a
+/// connection of its own that starts with the header of the stream's client (HttpClient's shared connections can carry
+/// no one client's header).
 /// Failures are returned: before the response started the front end answers them, after it the stream is reset.
 /// Reused stream after stream (<see cref="Begin"/> … <see cref="End"/>), so its caches (field strings, target URI,
 /// method) and buffers serve the next stream as a connection's forwarder serves its next request.
@@ -63,6 +64,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
 
     /// <summary>The HTTP version asked of the batch's destination, and how strictly (its cluster's <c>HttpRequest</c>).</summary>
     private (Version Version, HttpVersionPolicy Policy) _version = (HttpVersion.Version11, HttpVersionPolicy.RequestVersionExact);
+
+    /// <summary>The batch's cluster may be asked HTTP/2 (<see cref="ClusterOptions.AsksHttp2"/>): not for raw mode's pooled connections.</summary>
+    private bool _asksHttp2;
 
     public ResponseTransforms Transforms { private get; set; } = ResponseTransforms.None;
 
@@ -110,6 +114,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _destinationChosen = Stopwatch.GetTimestamp();
         _responseHeadersTimeout = cluster.ResponseHeadersTimeout;
         _version = (cluster.HttpVersion, cluster.VersionPolicy);
+        _asksHttp2 = cluster.AsksHttp2;
         _uris.Retarget(destination);
         return ValueTask.FromResult(ForwarderError.None);
     }
@@ -120,8 +125,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _message = null;
         var context = Context;
         _isHead = head.IsHeadMethod;
-        _pooledHead = pooled is not null && _version.Version == HttpVersion.Version11 && _version.Policy != HttpVersionPolicy.RequestVersionOrHigher
-            && !context.Request.Headers.ContainsKey(HeaderNames.TE) && _destination!.ProxyProtocol == ProxyProtocolVersion.None ? head : null;
+        // A cluster sending the PROXY protocol is at HTTP/1.x (ProxyOptionsReader refuses it when it asks HTTP/2).
+        _pooledHead = pooled is not null
+            && (_destination!.ProxyProtocol != ProxyProtocolVersion.None || (pooled.SharesConnections && !_asksHttp2)) ? head : null;
         if (_pooledHead is not null)
         {
             return;
@@ -206,7 +212,10 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             {
                 foreach (var value in values)
                 {
-                    client.AppendTrailer(name, value);
+                    if (TrailerFields.MayRelay(name, value))
+                    {
+                        client.AppendTrailer(name, value);
+                    }
                 }
             }
         }
@@ -231,7 +240,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         try
         {
             var body = head.Framing == BodyFraming.None ? null : context.Request.BodyReader;
-            if (await exchange.SendAsync(_destination!, head, _rewriter!, body, timeout.Token) is var error and not ForwarderError.None)
+            var trailers = body is null ? null : context.Features.Get<IHttpRequestTrailersFeature>();
+            var (from, to) = _destination!.ProxyProtocol == ProxyProtocolVersion.None ? (null, null) : EndPointsOf(context.Connection);
+            if (await exchange.SendAsync(_destination, head, _rewriter!, body, trailers, from, to, timeout.Token) is var error and not ForwarderError.None)
             {
                 return ForwardResult.Failed(0, clientAborted.IsCancellationRequested ? ForwarderError.ClientAborted : error, started: false);
             }
@@ -240,8 +251,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             UpstreamMilliseconds = (long)Stopwatch.GetElapsedTime(_destinationChosen).TotalMilliseconds;
             var client = context.Response;
             var hasBody = Start(exchange.Response, client);
-            var trailers = client.SupportsTrailers() ? context.Features.GetRequiredFeature<IHttpResponseTrailersFeature>().Trailers : null;
-            if (await exchange.CopyBodyAsync(client.BodyWriter, trailers, hasBody, _counted ??= count => BodyBytes += count, clientAborted) is var bodyError
+            var responseTrailers = client.SupportsTrailers() ? context.Features.GetRequiredFeature<IHttpResponseTrailersFeature>().Trailers : null;
+            if (await exchange.CopyBodyAsync(client.BodyWriter, responseTrailers, hasBody, _counted ??= count => BodyBytes += count, clientAborted) is var bodyError
                 and not ForwarderError.None)
             {
                 return ForwardResult.Failed(0, bodyError, started: true);
@@ -322,4 +333,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _timeout.Dispose();
         return default;
     }
+
+    /// <summary>The stream's client address and the address it connected to, as a PROXY protocol header carries them.</summary>
+    private static (IPEndPoint? Client, IPEndPoint? Local) EndPointsOf(ConnectionInfo connection)
+        => (connection.RemoteIpAddress is { } remote ? new IPEndPoint(remote, connection.RemotePort) : null,
+            connection.LocalIpAddress is { } address ? new IPEndPoint(address, connection.LocalPort) : null);
 }

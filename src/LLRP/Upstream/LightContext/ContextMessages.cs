@@ -57,6 +57,18 @@ internal static class ContextMessages
         }
     }
 
+    /// <summary>Copies the trailers of <paramref name="source"/>, read to its end, into <paramref name="trailers"/>.</summary>
+    public static void CopyTrailers(HttpResponseMessage source, IHeaderDictionary trailers)
+    {
+        foreach (var (name, values) in source.TrailingHeaders.NonValidated)
+        {
+            foreach (var value in values)
+            {
+                trailers.Append(name, value);
+            }
+        }
+    }
+
     private static bool IsFraming(string name)
         => string.Equals(name, "Content-Length", StringComparison.OrdinalIgnoreCase)
             || string.Equals(name, "Transfer-Encoding", StringComparison.OrdinalIgnoreCase);

@@ -5,6 +5,7 @@ using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Upstream.HttpClient;
+using Microsoft.AspNetCore.Http.Features;
 
 namespace LLRP.Upstream.LightContext;
 
@@ -15,6 +16,7 @@ namespace LLRP.Upstream.LightContext;
 /// 2. the <see cref="HttpRequestMessage"/> is built from <c>HttpContext.Request</c> only, its body read from <c>HttpRequest.Body</c>;
 /// 3. after <c>SendAsync</c>, status, fields and body are copied into <c>HttpContext.Response</c>, which writes the client's
 ///    response; a <c>101</c> to an upgrade request hands the response's read-write stream to the session as a tunnel.
+/// 4. its trailers, once its body is read, go to the trailers feature (offered to a client that sent <c>TE: trailers</c>).
 /// </summary>
 internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientExchange exchange, int maxResponseHeadSize) : IRequestForwarder, IResponseForwarder
 {
@@ -140,6 +142,11 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
         finally
         {
             ArrayPool<byte>.Shared.Return(buffer);
+        }
+
+        if (_light.Features.Get<IHttpResponseTrailersFeature>() is { } trailers)
+        {
+            ContextMessages.CopyTrailers(source, trailers.Trailers);
         }
 
         await response.CompleteAsync();

@@ -94,6 +94,8 @@ internal sealed class LightHttpContext
 
         _bodyDetection.CanHaveBody = body != BodyKind.None;
         _features.Set<IHttpRequestBodyDetectionFeature>(_bodyDetection);
+        // Trailers reach an HTTP/1.1 client that said it accepts them (TE: trailers, RFC 9110 §10.1.4); YARP copies none without the feature.
+        _features.Set<IHttpResponseTrailersFeature>(head.AcceptsTrailers ? Response : null);
         Response.Reset(head.IsHeadMethod, head.IsHttp10, head.IsPersistent, body == BodyKind.None ? null : _forwarder.Body);
         _context.Uninitialize();
         _context.Initialize(_features);

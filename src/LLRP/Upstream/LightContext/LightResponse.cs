@@ -12,9 +12,11 @@ namespace LLRP.Upstream.LightContext;
 /// <c>HttpResponse</c> of the light <c>HttpContext</c>, playing the server's part: its head (status, reason, fields) is
 /// validated and re-emitted with raw mode's rules (<see cref="RenderedResponseHead"/>, <see cref="ClientResponseWriter"/>)
 /// when the response starts (a <c>101</c> as the head of a tunnel); body writes are framed and flushed one by one, as
-/// Kestrel's. One per client connection.
+/// Kestrel's; the trailers end a chunked body (<see cref="ClientResponseWriter.WriteEnd(ReadOnlySpan{byte})"/>), the
+/// trailers feature being offered only to a client that sent <c>TE: trailers</c> (see <see cref="LightHttpContext.Fill"/>).
+/// One per client connection.
 /// </summary>
-internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFeature
+internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFeature, IHttpResponseTrailersFeature
 {
     private readonly ClientResponseWriter _client;
     private readonly RenderedResponseHead _rendered = new();
@@ -46,6 +48,8 @@ internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFea
 
     public Stream Body { get; set; }
 
+    public IHeaderDictionary Trailers { get; set; } = new FieldDictionary();
+
     public bool HasStarted { get; private set; }
 
     /// <summary>The client connection ends after this response (known once it started).</summary>
@@ -63,6 +67,7 @@ internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFea
         StatusCode = StatusCodes.Status200OK;
         ReasonPhrase = null;
         Headers.Clear();
+        Trailers.Clear();
         Body = _stream;
         HasStarted = false;
         (_isHeadRequest, _isHttp10, _persistent, _body) = (isHeadRequest, isHttp10, persistent, body);
@@ -128,7 +133,15 @@ internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFea
         }
 
         await StartAsync();
-        _client.WriteEnd();
+        if (Trailers.Count > 0)
+        {
+            _client.WriteEnd(TrailerFields.Lines(Trailers).WrittenSpan);
+        }
+        else
+        {
+            _client.WriteEnd();
+        }
+
         if (_onCompleted is { } callbacks)
         {
             await RunAsync(callbacks);

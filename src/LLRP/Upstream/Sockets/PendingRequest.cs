@@ -10,6 +10,7 @@ namespace LLRP.Upstream.Sockets;
 /// the client input is advanced past it before it is answered).
 /// </param>
 /// <param name="RequestedUpgrades">The protocols it asks to switch to (<see cref="RequestHead.RequestedUpgrades"/>): a <c>101</c> to one turns the connection into a tunnel.</param>
+/// <param name="AcceptsTrailers">It said <c>TE: trailers</c> (RFC 9110 §10.1.4): a chunked response's trailer section is relayed.</param>
 internal readonly record struct PendingRequest(
     ReadOnlySequence<byte> Message,
     int HeadLength,
@@ -18,4 +19,5 @@ internal readonly record struct PendingRequest(
     bool IsHttp10,
     bool IsPersistent,
     bool IsIdempotent,
-    ulong RequestedUpgrades);
+    ulong RequestedUpgrades,
+    bool AcceptsTrailers);

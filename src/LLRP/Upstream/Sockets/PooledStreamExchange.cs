@@ -1,13 +1,16 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using System.Net;
 using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Tasks;
 using LLRP.Upstream.HttpClient;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 
 namespace LLRP.Upstream.Sockets;
 
@@ -15,28 +18,32 @@ namespace LLRP.Upstream.Sockets;
 /// Raw mode's exchange for an HTTP/2 request stream bound for an HTTP/1.1 destination: over a connection of the shared
 /// pool (<see cref="UpstreamSession"/>), the stream's head goes upstream as the <see cref="RequestRewriter"/> re-emits it
 /// (as the HTTP/1.1 front end's requests do), its body is streamed as it arrives, in the head's framing (Content-Length
-/// as is, or chunked), and the response head is read and parsed by <see cref="ResponseHeadParser"/> within the response
-/// headers timeout; interim responses are dropped (an HTTP/2 client's <c>100-continue</c> is Kestrel's). The body is then
+/// as is, or chunked and ended by the stream's trailers), and the response head is read and parsed by
+/// <see cref="ResponseHeadParser"/> within the response headers timeout; interim responses are dropped (Kestrel's server
+/// cannot send one of the application's own; an HTTP/2 client's <c>100-continue</c> is Kestrel's). The body is then
 /// decoded (RFC 9112 §6.3) and given to the client's output, flushed before each wait for more, and a chunked body's
-/// trailer section becomes the client's trailers. The connection goes back
+/// trailer section becomes the client's trailers (<see cref="TrailerFields"/> say which). The connection goes back
 /// to the pool only after a whole response to a whole request. Used by one request stream at a time.
+/// A destination whose cluster sends the PROXY protocol gets a connection of the stream's own, opened with the header of
+/// the stream's client (<see cref="UpstreamSession.SpeakFor"/>) and closed when the stream ends: the header speaks for one
+/// client connection, and streams of other clients follow on this exchange (with either strategy).
 /// </summary>
 /// <param name="upstream">The pooled session connections are rented from and returned to.</param>
 /// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
 /// <param name="chunkLimits">The chunk line and trailer limits of a chunked response.</param>
 internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResponseHeadSize, BodyLimits chunkLimits)
 {
-    /// <summary>The most fields a trailer section may have (as many as a response head).</summary>
-    private const int MaxTrailerFields = 1000;
-
     /// <summary>
     /// Whether HTTP/2 streams to HTTP/1.1 clusters take this exchange: in raw mode with pooled connections (a stream has
     /// no client connection to hold one upstream connection for), never in the modes over HttpClient.
     /// </summary>
     public static bool Serves(ProxyOptions options) => options.Mode == ProxyMode.Raw && options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled;
 
+    /// <summary>Whether it serves every HTTP/1.1 destination's streams (<see cref="Serves"/>), or only those of destinations sending the PROXY protocol.</summary>
+    public bool SharesConnections => upstream.SharesConnections;
+
     private readonly ResponseHead _response = new();
-    private readonly ResponseHead _trailers = new();
+    private readonly TrailerSectionReader _trailers = new(chunkLimits.MaxTrailerSize);
     private readonly FieldStringCache _trailerStrings = new();
     private ValueTask<bool> _pump;
     private PipeReader? _body;
@@ -54,11 +61,16 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// destination let it go meanwhile, RFC 9112 §9.3.1), is written once more on a new connection, as raw mode's
     /// HTTP/1.1 forwarder does.
     /// </summary>
+    /// <param name="bodyTrailers">The request's trailers, read once its body ended: they end a chunked body (RFC 9112 §7.1.2).</param>
+    /// <param name="client">The stream's client address, which a PROXY protocol header carries; null for a destination sending none.</param>
+    /// <param name="local">The address the stream's client connected to, the header's destination address.</param>
     /// <param name="timeout">Cancelled when the response headers timeout passes or the client resets its stream.</param>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwarderError> SendAsync(
-        DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, CancellationToken timeout)
+        DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, IHttpRequestTrailersFeature? bodyTrailers,
+        EndPoint? client, EndPoint? local, CancellationToken timeout)
     {
+        upstream.SpeakFor(client, local);
         var resent = false;
         while (true)
         {
@@ -72,7 +84,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             rewriter.WriteHead(ref writer, head);
             writer.Commit();
             _body = body;
-            _pump = body is null ? RequestBodyPump.FlushAsync(connection.Output) : PumpAsync(body, connection, head.Framing == BodyFraming.Chunked);
+            _pump = body is null ? RequestBodyPump.FlushAsync(connection.Output) : PumpAsync(body, bodyTrailers, connection, head.Framing == BodyFraming.Chunked);
             var answered = await ReadHeadAsync(connection.Input, timeout);
             if (answered != ForwarderError.UpstreamClosed || resent || body is not null || !head.IsIdempotent || connection.CompletedResponses == 0)
             {
@@ -164,7 +176,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// <summary>
     /// Ends the exchange: the request body's pump is stopped if still running and awaited, and the connection goes back to
     /// the pool when the response was whole, the request body sent to its end and the destination keeps the connection
-    /// (a close-delimited body ends only with it).
+    /// (a close-delimited body ends only with it); a connection that began with a PROXY protocol header is closed.
     /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     public async ValueTask EndAsync(bool completed)
@@ -183,7 +195,8 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             upstream.Connection.CompletedResponses++;
         }
 
-        upstream.Release(completed && sent && !running && _response.IsPersistent && (_bodiless || _response.Framing != BodyFraming.CloseDelimited));
+        upstream.Release(completed && sent && !running && _response.IsPersistent && (_bodiless || _response.Framing != BodyFraming.CloseDelimited)
+            && upstream.Connection.Destination.ProxyProtocol == ProxyProtocolVersion.None);
     }
 
     private static bool Copy(ref ReadOnlySequence<byte> data, ref long remaining, PipeWriter output, Action<long> written)
@@ -211,27 +224,10 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         }
     }
 
-    /// <summary>
-    /// Parses the trailer section (RFC 9112 §7.1.2: field lines, then an empty line) within the trailer limit, and adds
-    /// its fields to <paramref name="trailers"/>; false while the section is not all in.
-    /// </summary>
+    /// <summary>Reads the trailer section (<see cref="TrailerSectionReader"/>) and adds its fields to <paramref name="trailers"/>; false while it is not all in.</summary>
     private bool TryRelayTrailers(ref ReadOnlySequence<byte> data, IHeaderDictionary? trailers)
     {
-        var section = _trailers;
-        section.Reset();
-        var limit = chunkLimits.MaxTrailerSize;
-        ReadOnlySpan<byte> span;
-        if (data.IsSingleSegment)
-        {
-            span = data.FirstSpan;
-            section.SetSource(data.First);
-        }
-        else
-        {
-            span = section.Linearize(data, (int)Math.Min(data.Length, limit));
-        }
-
-        if (!FieldSectionParser.TryParse(span, 0, limit, MaxTrailerFields, section, out var length))
+        if (!_trailers.TryRead(ref data))
         {
             return false;
         }
@@ -239,14 +235,9 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         if (trailers is not null)
         {
             var sink = new HeaderDictionarySink(trailers, _trailerStrings);
-            var source = section.Source.Span;
-            foreach (ref readonly var field in section.Fields)
-            {
-                sink.Field(field.Name(source), field.Value(source));
-            }
+            _trailers.Relay(ref sink);
         }
 
-        data = data.Slice(length);
         return true;
     }
 
@@ -317,9 +308,13 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         }
     }
 
-    /// <summary>Streams the request body upstream in its framing, flushing after each piece; false when it was not sent whole.</summary>
+    /// <summary>
+    /// Streams the request body upstream in its framing, flushing after each piece, a chunked body ending with the request's
+    /// trailers that may be relayed (<see cref="TrailerFields"/>; a body of known length has nowhere to carry them); false
+    /// when it was not sent whole.
+    /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    private static async ValueTask<bool> PumpAsync(PipeReader body, UpstreamConnection connection, bool chunked)
+    private static async ValueTask<bool> PumpAsync(PipeReader body, IHttpRequestTrailersFeature? trailers, UpstreamConnection connection, bool chunked)
     {
         var output = connection.Output;
         try
@@ -345,7 +340,11 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
                 body.AdvanceTo(result.Buffer.End);
                 if (result.IsCompleted)
                 {
-                    if (chunked)
+                    if (chunked && trailers is { Available: true, Trailers.Count: > 0 })
+                    {
+                        ChunkedEncoding.WriteLastChunk(output, TrailerFields.Lines(trailers.Trailers).WrittenSpan);
+                    }
+                    else if (chunked)
                     {
                         ChunkedEncoding.WriteLastChunk(output);
                     }

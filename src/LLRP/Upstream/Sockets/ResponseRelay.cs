@@ -11,7 +11,8 @@ namespace LLRP.Upstream.Sockets;
 /// <summary>
 /// Reads one response at a time from an upstream connection, parses and validates its head, and forwards it through
 /// the <see cref="ClientResponseWriter"/>: interim responses first, then the final head and its body, decoded and
-/// re-framed (Content-Length exactly, chunked, or close-delimited); or the <c>101</c> that makes the connection a tunnel,
+/// re-framed (Content-Length exactly, chunked, or close-delimited; a chunked body's trailer section relayed to a client
+/// that sent <c>TE: trailers</c>, <see cref="TrailerSectionReader"/>); or the <c>101</c> that makes the connection a tunnel,
 /// whose bytes after the head are left for the tunnel. Data already read is copied without a flush; the
 /// client output is flushed only before waiting for more upstream data. One per client connection.
 /// </summary>
@@ -19,6 +20,8 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
 {
     private readonly ResponseHead _response = new();
     private readonly RestartableTimeout _timeout = new(responseHeadersTimeout);
+    private TrailerSectionReader? _trailers;
+    private ArrayBufferWriter<byte>? _trailerLines;
 
     /// <summary>The response headers timeout of the batch's cluster.</summary>
     public TimeSpan ResponseHeadersTimeout
@@ -152,7 +155,7 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
         return _response.Framing switch
         {
             BodyFraming.ContentLength => CopyContentLengthAsync(input, data, result.IsCompleted, _response.ContentLength, outcome),
-            BodyFraming.Chunked => CopyChunkedAsync(input, data, result.IsCompleted, outcome),
+            BodyFraming.Chunked => CopyChunkedAsync(input, data, result.IsCompleted, outcome, request.AcceptsTrailers),
             _ => CopyUntilCloseAsync(input, data, result.IsCompleted, outcome),
         };
     }
@@ -182,17 +185,30 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
         }
     }
 
-    /// <summary>Decodes the chunked body and gives the client its data, re-framed.</summary>
+    /// <summary>Decodes the chunked body and gives the client its data, re-framed, then its trailers when <paramref name="relayTrailers"/>.</summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    private async ValueTask<RelayOutcome> CopyChunkedAsync(PipeReader input, ReadOnlySequence<byte> data, bool completed, RelayOutcome outcome)
+    private async ValueTask<RelayOutcome> CopyChunkedAsync(PipeReader input, ReadOnlySequence<byte> data, bool completed, RelayOutcome outcome, bool relayTrailers)
     {
-        var decoder = chunkLimits.NewChunkedDecoder();
+        var decoder = relayTrailers
+            ? new ChunkedDecoder(chunkLimits.MaxChunkLineSize, chunkLimits.MaxTrailerSize, yieldsTrailerSection: true)
+            : chunkLimits.NewChunkedDecoder();
+        var inTrailers = false;
         while (true)
         {
-            ChunkedDecodeStatus status;
+            bool done;
             try
             {
-                status = Decode(ref decoder, ref data);
+                if (!inTrailers)
+                {
+                    var status = Decode(ref decoder, ref data);
+                    inTrailers = status == ChunkedDecodeStatus.TrailerSection;
+                    if (status == ChunkedDecodeStatus.Completed)
+                    {
+                        client.WriteEnd();
+                    }
+                }
+
+                done = inTrailers ? TryRelayTrailers(ref data) : decoder.IsCompleted;
             }
             catch (HttpMessageException)
             {
@@ -200,13 +216,13 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
                 return RelayOutcome.Failed(ForwarderError.ResponseBodyFailed, started: true);
             }
 
-            input.AdvanceTo(data.Start);
-            if (status == ChunkedDecodeStatus.Completed)
+            if (done)
             {
-                client.WriteEnd();
+                input.AdvanceTo(data.Start);
                 return outcome;
             }
 
+            input.AdvanceTo(data.Start, data.End);
             if (completed || await ReadMoreAsync(input) is not { } next)
             {
                 return RelayOutcome.Failed(ForwarderError.ResponseBodyFailed, started: true);
@@ -214,6 +230,24 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
 
             (data, completed) = (next.Buffer, next.IsCompleted);
         }
+    }
+
+    /// <summary>Reads the trailer section and ends the client's chunked body with it (RFC 9112 §7.1.2); false while it is not all in.</summary>
+    private bool TryRelayTrailers(ref ReadOnlySequence<byte> data)
+    {
+        var reader = _trailers ??= new TrailerSectionReader(chunkLimits.MaxTrailerSize);
+        if (!reader.TryRead(ref data))
+        {
+            return false;
+        }
+
+        var lines = _trailerLines ??= new ArrayBufferWriter<byte>(256);
+        lines.ResetWrittenCount();
+        var writer = new BufferWriter<ArrayBufferWriter<byte>>(lines, 0);
+        reader.Relay(ref writer);
+        writer.Commit();
+        client.WriteEnd(lines.WrittenSpan);
+        return true;
     }
 
     /// <summary>Copies until the upstream closes (RFC 9112 §6.3 rule 8).</summary>

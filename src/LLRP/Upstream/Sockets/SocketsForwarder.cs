@@ -49,7 +49,7 @@ internal sealed class SocketsForwarder(UpstreamSession upstream, ResponseRelay r
             Array.Resize(ref _pending, Math.Min(_pending.Length * 4, ForwarderTraits.Pipelining.MaxBatch));
         }
 
-        _pending[_count++] = new PendingRequest(request, headLength, body, head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.IsIdempotent, head.RequestedUpgrades);
+        _pending[_count++] = new PendingRequest(request, headLength, body, head.IsHeadMethod, head.IsHttp10, head.IsPersistent, head.IsIdempotent, head.RequestedUpgrades, head.AcceptsTrailers);
     }
 
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]

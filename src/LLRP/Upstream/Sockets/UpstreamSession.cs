@@ -24,6 +24,15 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
 
     private bool HasConnection => Connection is not null;
 
+    /// <summary>Whether connections come from and go back to the shared pool (the pooled strategy).</summary>
+    public bool SharesConnections => pool is not null;
+
+    /// <summary>
+    /// The client whose address the PROXY protocol header of the next new connection carries, and the address it connected
+    /// to: an HTTP/2 stream's, as an exchange serves the streams of any client connection in turn.
+    /// </summary>
+    public void SpeakFor(EndPoint? streamClient, EndPoint? streamLocal) => (client, local) = (streamClient, streamLocal);
+
     /// <summary>
     /// Makes <see cref="Connection"/> an open connection to <paramref name="downstream"/>: the one held if still open and
     /// to that destination (a per-request policy may move the client's requests elsewhere), else a pooled one, else a new one.

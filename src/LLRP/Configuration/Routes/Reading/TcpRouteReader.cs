@@ -9,8 +9,6 @@ internal static class TcpRouteReader
 {
     private static readonly string[] Keys = ["Listen", "ClusterId", "IdleTimeout", "ConnectTimeout", "MaxConnections", "AcceptProxyProtocol", "TrustedNetworks", "ProxyProtocolTimeout", "Metadata"];
 
-    private const string NetworksAllowed = "networks in CIDR notation, each address its network's (10.0.0.0/8, fd00::/8), or single addresses";
-
     private const string ListenAllowed = "an address literal and a port to listen on, such as 127.0.0.1:9900, [::1]:9900 or *:9900 (every interface)";
 
     public static TcpRouteOptions Read(IConfigurationSection route, IReadOnlyList<ClusterOptions> clusters, ProxyOptions defaults)
@@ -48,24 +46,14 @@ internal static class TcpRouteReader
     /// <summary><c>TrustedNetworks</c>: required and only allowed with <c>AcceptProxyProtocol</c> true.</summary>
     private static IReadOnlyList<IPNetwork> ReadTrustedNetworks(IConfigurationSection section, bool accept)
     {
-        var networks = SectionValue.List(section, NetworksAllowed).Select((value, i) => Network(value) ?? throw SectionValue.Error(section.GetSection(i.ToString(CultureInfo.InvariantCulture)), NetworksAllowed)).ToList();
+        var networks = SectionValue.List(section, NetworkSyntax.Allowed).Select((value, i) => NetworkSyntax.Parse(value) ?? throw SectionValue.Error(section.GetSection(i.ToString(CultureInfo.InvariantCulture)), NetworkSyntax.Allowed)).ToList();
         return (accept, networks.Count) switch
         {
-            (true, 0) => throw SectionValue.Error(section, $"{NetworksAllowed}, at least one with AcceptProxyProtocol true: only their connections may say where they come from"),
+            (true, 0) => throw SectionValue.Error(section, $"{NetworkSyntax.Allowed}, at least one with AcceptProxyProtocol true: only their connections may say where they come from"),
             (false, > 0) => throw SectionValue.Error(section, "no TrustedNetworks without AcceptProxyProtocol true"),
             (_, 0) => Array.Empty<IPNetwork>(),
             _ => networks,
         };
-    }
-
-    /// <summary>A CIDR whose address is its network's (<c>10.0.0.1/8</c> is refused as a likely typo), or one address.</summary>
-    private static IPNetwork? Network(string value)
-    {
-        var text = value.Trim();
-        var slash = text.IndexOf('/');
-        return slash < 0
-            ? IPAddress.TryParse(text, out var address) ? new IPNetwork(address, address.AddressFamily == System.Net.Sockets.AddressFamily.InterNetwork ? 32 : 128) : null
-            : IPNetwork.TryParse(text, out var network) && IPAddress.TryParse(text.AsSpan(0, slash), out var start) && network.BaseAddress.Equals(start) ? network : null;
     }
 
     /// <summary><c>a.b.c.d:port</c>, <c>[v6]:port</c> or <c>*:port</c>, the port always given (0: one the system chooses).</summary>

@@ -1,28 +1,30 @@
 using System.Buffers;
 using System.Net;
-using LLRP.Configuration.Routes;
-using LLRP.ProxyProtocol;
+using LLRP.Configuration;
 using Microsoft.AspNetCore.Connections;
 
-namespace LLRP.Tcp;
+namespace LLRP.ProxyProtocol;
 
 /// <summary>
-/// Reads the PROXY protocol header a TCP route with <c>AcceptProxyProtocol</c> expects first on each connection: only
-/// from its trusted networks, whole within its timeout, valid (<see cref="ProxyHeaderParser"/>); the bytes after it are
-/// left in the client's pipe for the relay. Nothing of a refused header is forwarded.
+/// Reads the PROXY protocol header a listener that accepts it (a TCP route with <c>AcceptProxyProtocol</c>, the proxy's
+/// urls with <c>proxyProtocol.accept</c>) expects first on each connection: only from its trusted networks, whole within
+/// its timeout, valid (<see cref="ProxyHeaderParser"/>); exactly its bytes are consumed, and the bytes after it are left
+/// in the connection's pipe for whatever reads next (a relay, TLS, HTTP). Nothing of a refused header is forwarded.
 /// </summary>
 internal static class ProxyHeaderReader
 {
-    /// <returns>The header, or why the connection is refused (a reason tag of <c>llrp.tcp.refused_connections</c>, and the detail for the log).</returns>
-    public static async ValueTask<(ProxyHeader Header, string? Refused, string? Detail)> ReadAsync(ConnectionContext connection, TcpRouteOptions route)
+    /// <param name="trusted">The networks whose connections may carry a header; any other connection is refused unread.</param>
+    /// <param name="timeout">How long the whole header may take to arrive.</param>
+    /// <returns>The header, or why the connection is refused (a reason tag of the refusal metrics, and the detail for the log).</returns>
+    public static async ValueTask<(ProxyHeader Header, string? Refused, string? Detail)> ReadAsync(ConnectionContext connection, IReadOnlyList<IPNetwork> trusted, TimeSpan timeout)
     {
-        if (connection.RemoteEndPoint is not IPEndPoint { Address: var address } || !IsTrusted(address, route.TrustedNetworks))
+        if (connection.RemoteEndPoint is not IPEndPoint { Address: var address } || !NetworkSyntax.Contains(trusted, address))
         {
-            return (default, "proxy_header_untrusted", "not from a network of TrustedNetworks");
+            return (default, "proxy_header_untrusted", "not from a trusted network");
         }
 
         var input = connection.Transport.Input;
-        using var deadline = new CancellationTokenSource(route.ProxyProtocolTimeout);
+        using var deadline = new CancellationTokenSource(timeout);
         try
         {
             while (true)
@@ -48,22 +50,8 @@ internal static class ProxyHeaderReader
         }
         catch (OperationCanceledException)
         {
-            return (default, "proxy_header_timeout", $"not whole within ProxyProtocolTimeout ({route.ProxyProtocolTimeout.TotalMilliseconds} ms)");
+            return (default, "proxy_header_timeout", $"not whole within {timeout.TotalMilliseconds} ms");
         }
-    }
-
-    private static bool IsTrusted(IPAddress address, IReadOnlyList<IPNetwork> networks)
-    {
-        var client = address.IsIPv4MappedToIPv6 ? address.MapToIPv4() : address;
-        foreach (var network in networks)
-        {
-            if (network.Contains(client))
-            {
-                return true;
-            }
-        }
-
-        return false;
     }
 
     /// <summary>Parses the buffer's first bytes, at most <see cref="ProxyHeaderParser.MaxLength"/>, copied together when they span segments.</summary>
