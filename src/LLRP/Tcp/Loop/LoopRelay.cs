@@ -11,7 +11,7 @@ namespace LLRP.Tcp.Loop;
 /// splice. How it ends, as <see cref="TcpRelay"/> ends:
 /// - a FIN from either side is passed on as a shutdown of the other's sending side; both done is <see cref="TcpRelayEnd.Closed"/>;
 /// - a reset on either side (a splice's <c>ECONNRESET</c>, or <c>EPIPE</c> towards a peer that reset) resets the other
-///   (SO_LINGER 0, then close);
+///   (SO_LINGER 0, then close), also while that side's bytes wait for the other's room (epoll's error on it says so);
 /// - no byte either way for the idle timeout (the heartbeat of <see cref="TcpRelayTracker"/>, posted to the loop) closes
 ///   both with a FIN;
 /// - Kestrel's abort of the client connection at the end of the shutdown timeout shuts its socket down (the relay holds the
@@ -91,9 +91,16 @@ internal sealed class LoopRelay : ITcpRelay
             reading.SourceClosing = true;
         }
 
-        if (!IsOver && (events & (LinuxCalls.EpollIn | LinuxCalls.EpollRdHup | Failure)) != 0 && !reading.WaitsForDestination)
+        if (!IsOver && (events & (LinuxCalls.EpollIn | LinuxCalls.EpollRdHup | Failure)) != 0)
         {
-            reading.Pump();
+            if (!reading.WaitsForDestination)
+            {
+                reading.Pump();
+            }
+            else if ((events & Failure) != 0)
+            {
+                reading.TakeSourceError();
+            }
         }
     }
 

@@ -114,6 +114,26 @@ internal sealed unsafe class SpliceDirection
         _relay.Loop.Post(static state => ((SpliceDirection)state!).Resume(), this);
     }
 
+    /// <summary>
+    /// Epoll reported an error or a hang-up of the source while its bytes wait for the destination's room, where no receive
+    /// would see it before the destination drains: the source's pending error (<c>SO_ERROR</c>), if any, ends the relay as a
+    /// receive's would (a reset is passed on).
+    /// </summary>
+    public void TakeSourceError()
+    {
+        int error;
+        var length = (uint)sizeof(int);
+        if (LinuxCalls.GetSocketOption(_source, LinuxCalls.SolSocket, LinuxCalls.SoError, &error, &length) < 0)
+        {
+            error = Marshal.GetLastPInvokeError();
+        }
+
+        if (error != 0)
+        {
+            _relay.Failed(error, FromClient, onSource: true);
+        }
+    }
+
     /// <summary>Gives the pipe back when the relay ends: pooled when empty, else closed (its bytes go nowhere).</summary>
     public void Release()
     {

@@ -75,4 +75,11 @@ internal static unsafe partial class LinuxCalls
     /// <summary><c>pipe2(2)</c>: <paramref name="fds"/>[0] is the read end, [1] the write end.</summary>
     [LibraryImport("libc", EntryPoint = "pipe2", SetLastError = true)]
     public static partial int Pipe(int* fds, int flags);
+
+    public const int SolSocket = 1;
+    public const int SoError = 4;
+
+    /// <summary><c>getsockopt(fd, level, name, value, &amp;length)</c>: with <see cref="SoError"/>, the socket's pending error (an errno, 0 for none), which it clears.</summary>
+    [LibraryImport("libc", EntryPoint = "getsockopt", SetLastError = true)]
+    public static partial int GetSocketOption(int fd, int level, int name, int* value, uint* length);
 }
