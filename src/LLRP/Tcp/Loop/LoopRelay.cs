@@ -15,7 +15,8 @@ namespace LLRP.Tcp.Loop;
 /// - no byte either way for the idle timeout (the heartbeat of <see cref="TcpRelayTracker"/>, posted to the loop) closes
 ///   both with a FIN;
 /// - Kestrel's abort of the client connection at the end of the shutdown timeout shuts its socket down (the relay holds the
-///   descriptor, so its number is never another socket's meanwhile), which ends both directions.
+///   descriptor, so its number is never another socket's meanwhile), which ends both directions;
+/// - the loop's stop ends it as aborted, begun or not (<see cref="EventLoop.Stopped"/>).
 /// Everything but <see cref="RunAsync"/> and <see cref="OnHeartbeat"/> runs on the loop's thread.
 /// </summary>
 internal sealed class LoopRelay : ITcpRelay
@@ -28,6 +29,7 @@ internal sealed class LoopRelay : ITcpRelay
     private readonly SpliceDirection _toClient;
     /// <summary>Completed on the loop's thread, which then runs the handler's end (count, log) and Kestrel's close of the connection at once.</summary>
     private readonly TaskCompletionSource _done = new();
+    private readonly CancellationTokenRegistration _stop;
     private int _clientSlot = -1;
     private bool _clientHeld;
     private long _lastActivity = Environment.TickCount64;
@@ -49,6 +51,9 @@ internal sealed class LoopRelay : ITcpRelay
         var clientFd = (int)client.SafeHandle.DangerousGetHandle();
         _toUpstream = new SpliceDirection(this, clientFd, _upstream, fromClient: true, pipes, head);
         _toClient = new SpliceDirection(this, (int)_upstream.SafeHandle.DangerousGetHandle(), client, fromClient: false, pipes, null);
+
+        // A loop that stops before the relay has begun never runs its start: it ends here, aborted.
+        _stop = Loop.Stopped.UnsafeRegister(static state => ((LoopRelay)state!).Abort(), this);
     }
 
     public EventLoop Loop { get; }
@@ -198,6 +203,7 @@ internal sealed class LoopRelay : ITcpRelay
 
         IsOver = true;
         _end = end;
+        _stop.Unregister();
         Loop.Unregister(_upstreamSlot);
         if (_clientSlot >= 0)
         {

@@ -8,7 +8,8 @@ namespace LLRP.Tcp.Loop;
 /// An upstream connection opened on an <see cref="EventLoop"/>: a non-blocking connect registered with the loop, whose
 /// first output readiness says how it ended (<c>SO_ERROR</c>), then the cluster's PROXY protocol header sent. Once
 /// connected, the socket stays registered and its slot is handed to the relay (<see cref="EventLoop.Hand"/>); until then its
-/// events are dropped, and the relay looks at both sockets when it starts.
+/// events are dropped, and the relay looks at both sockets when it starts. A connect still pending when the loop stops
+/// ends aborted (<see cref="EventLoop.Stopped"/>).
 /// </summary>
 internal sealed class LoopUpstream : IReadinessHandler
 {
@@ -16,6 +17,7 @@ internal sealed class LoopUpstream : IReadinessHandler
     private readonly ReadOnlyMemory<byte> _header;
     /// <summary>Completed on the loop's thread, which runs what awaits it (the relay's creation and start) at once: no thread-pool hop.</summary>
     private readonly TaskCompletionSource<SocketError> _done = new();
+    private readonly CancellationTokenRegistration _stop;
     private bool _finished;
 
     public LoopUpstream(EventLoop loop, IPEndPoint endPoint, ReadOnlyMemory<byte> header)
@@ -24,6 +26,9 @@ internal sealed class LoopUpstream : IReadinessHandler
         _endPoint = endPoint;
         _header = header;
         Socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, Blocking = false };
+
+        // A loop that stops before the connect has ended never runs what was posted for it: it ends here, aborted.
+        _stop = loop.Stopped.UnsafeRegister(static state => ((LoopUpstream)state!).Finish(SocketError.OperationAborted), this);
     }
 
     public EventLoop Loop { get; }
@@ -95,6 +100,7 @@ internal sealed class LoopUpstream : IReadinessHandler
         }
 
         _finished = true;
+        _stop.Unregister();
         if (error != SocketError.Success)
         {
             if (Slot >= 0)

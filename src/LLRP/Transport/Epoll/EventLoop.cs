@@ -33,6 +33,7 @@ internal sealed unsafe class EventLoop : IDisposable
     private readonly List<uint> _generations = [];
     private readonly Stack<int> _freeSlots = new();
     private readonly List<IReadinessHandler> _flushes = [];
+    private readonly CancellationTokenSource _stopped = new();
     private int _wakePending;
     private volatile bool _stopping;
 
@@ -52,6 +53,12 @@ internal sealed unsafe class EventLoop : IDisposable
     public int Id { get; }
 
     public bool IsCurrent => t_current == this;
+
+    /// <summary>
+    /// Cancelled once the loop has stopped, after its registered handlers failed: work posted and not run then never runs.
+    /// What waits for such work completes it here instead; a registration made after the stop runs at once.
+    /// </summary>
+    public CancellationToken Stopped => _stopped.Token;
 
     /// <summary>Registers <paramref name="fd"/> for input and output readiness, edge-triggered; on the loop's thread only.</summary>
     public int Register(int fd, IReadinessHandler handler)
@@ -132,6 +139,9 @@ internal sealed unsafe class EventLoop : IDisposable
         _stopping = true;
         Post(static _ => { }, null);
         _thread.Join();
+
+        // A post from now on finds a wake pending and writes nothing to the closed eventfd.
+        Volatile.Write(ref _wakePending, 1);
         LinuxCalls.Close(_wake);
         LinuxCalls.Close(_epoll);
     }
@@ -177,6 +187,8 @@ internal sealed unsafe class EventLoop : IDisposable
             {
                 handler?.Fail(new ObjectDisposedException(nameof(EventLoop)));
             }
+
+            _stopped.Cancel();
         }
         finally
         {
