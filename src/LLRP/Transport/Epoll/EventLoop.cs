@@ -34,7 +34,9 @@ internal sealed unsafe class EventLoop : IDisposable
     private readonly Stack<int> _freeSlots = new();
     private readonly List<IReadinessHandler> _flushes = [];
     private readonly CancellationTokenSource _stopped = new();
+    private readonly Lock _wakeGate = new();
     private int _wakePending;
+    private bool _wakeClosed;
     private volatile bool _stopping;
 
     public EventLoop(int id)
@@ -116,8 +118,16 @@ internal sealed unsafe class EventLoop : IDisposable
         _posted.Enqueue((work, state));
         if (Interlocked.Exchange(ref _wakePending, 1) == 0)
         {
-            ulong one = 1;
-            LinuxCalls.Write(_wake, (byte*)&one, sizeof(ulong));
+            // Under the gate, so that Dispose never closes the eventfd (whose number another socket may then take) between
+            // this post's claim of the wake and its write.
+            lock (_wakeGate)
+            {
+                if (!_wakeClosed)
+                {
+                    ulong one = 1;
+                    LinuxCalls.Write(_wake, (byte*)&one, sizeof(ulong));
+                }
+            }
         }
     }
 
@@ -140,9 +150,12 @@ internal sealed unsafe class EventLoop : IDisposable
         Post(static _ => { }, null);
         _thread.Join();
 
-        // A post from now on finds a wake pending and writes nothing to the closed eventfd.
-        Volatile.Write(ref _wakePending, 1);
-        LinuxCalls.Close(_wake);
+        lock (_wakeGate)
+        {
+            _wakeClosed = true;
+            LinuxCalls.Close(_wake);
+        }
+
         LinuxCalls.Close(_epoll);
     }
 
