@@ -70,7 +70,9 @@ public sealed class LoopStopTests
         var (upstream, error) = await Connector().ConnectAsync(loop, DestinationOf(origin), Bound, ReadOnlyMemory<byte>.Empty).AsTask().WaitAsync(Bound);
         Assert.Equal(ForwarderError.None, error);
         using var upstreamAccepted = await origin.AcceptAsync().WaitAsync(Bound);
-        loop.Dispose();
+
+        // The connect's continuation may run on the loop's own thread, which cannot join itself: stopped from the pool.
+        await Task.Run(loop.Dispose).WaitAsync(Bound);
 
         var relay = new LoopRelay(upstream!, accepted, null, TimeSpan.FromMinutes(10), new SplicePipePool());
         await relay.RunAsync().WaitAsync(Bound);

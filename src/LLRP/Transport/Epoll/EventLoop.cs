@@ -146,6 +146,11 @@ internal sealed unsafe class EventLoop : IDisposable
 
     public void Dispose()
     {
+        if (IsCurrent)
+        {
+            throw new InvalidOperationException("An event loop is stopped from another thread: its own would wait for itself.");
+        }
+
         _stopping = true;
         Post(static _ => { }, null);
         _thread.Join();
