@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.Collections.Frozen;
 using System.Text;
-using Microsoft.Extensions.Primitives;
 
 namespace LLRP.Http1;
 
@@ -62,8 +61,12 @@ internal static class TrailerFields
         }
     }
 
-    /// <summary>The fields of <paramref name="trailers"/> (an object model's trailers) that may be relayed, as field lines.</summary>
-    public static ArrayBufferWriter<byte> Lines(IEnumerable<KeyValuePair<string, StringValues>> trailers)
+    /// <summary>
+    /// The fields of <paramref name="trailers"/> (an object model's trailers: ASP.NET Core's, or HttpClient's
+    /// <c>TrailingHeaders.NonValidated</c>) that may be relayed, as field lines.
+    /// </summary>
+    public static ArrayBufferWriter<byte> Lines<TValues>(IEnumerable<KeyValuePair<string, TValues>> trailers)
+        where TValues : IEnumerable<string?>
     {
         var lines = new ArrayBufferWriter<byte>(256);
         foreach (var (name, values) in trailers)

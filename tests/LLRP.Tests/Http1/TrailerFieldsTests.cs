@@ -58,7 +58,7 @@ public sealed class TrailerFieldsTests
     [Fact]
     public void Lines_KeepsOrderAndRepeats_DropsForbidden()
     {
-        var lines = TrailerFields.Lines(
+        var lines = TrailerFields.Lines<StringValues>(
         [
             new("grpc-status", "0"),
             new("Content-Type", "text/plain"),

@@ -198,7 +198,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
                 {
                     if (trailersOf is { TrailingHeaders.NonValidated.Count: > 0 })
                     {
-                        client.WriteEnd(TrailerLines(trailersOf).WrittenSpan);
+                        client.WriteEnd(TrailerFields.Lines(trailersOf.TrailingHeaders.NonValidated).WrittenSpan);
                     }
                     else
                     {
@@ -216,21 +216,6 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
         {
             ArrayPool<byte>.Shared.Return(buffer);
         }
-    }
-
-    /// <summary>The trailers of <paramref name="response"/> that may be relayed (<see cref="TrailerFields"/>), as field lines.</summary>
-    public static ArrayBufferWriter<byte> TrailerLines(HttpResponseMessage response)
-    {
-        var lines = new ArrayBufferWriter<byte>(256);
-        foreach (var (name, values) in response.TrailingHeaders.NonValidated)
-        {
-            foreach (var value in values)
-            {
-                TrailerFields.Append(lines, name, value);
-            }
-        }
-
-        return lines;
     }
 
     /// <summary>What reading a response body from HttpClient throws when the destination fails or its connection is torn down.</summary>
