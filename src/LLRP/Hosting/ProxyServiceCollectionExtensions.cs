@@ -38,12 +38,16 @@ internal static class ProxyServiceCollectionExtensions
         }
 
         services.AddHostedService<ActiveHealthProber>();
+
+        // The HttpClient end of HTTP/2 clients' requests and, in raw mode, of HTTP/1.1 clients' requests to clusters that
+        // ask HTTP/2: one, so that one connection to a destination carries both.
+        services.AddSingleton(provider => HttpClientInvokers.Create(options, provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<DestinationCertificateCheck>()));
         services.AddSingleton(provider => new Http2FrontEnd(
             options,
             provider.GetRequiredService<Router>(),
             provider.GetRequiredService<ProxyMetrics>(),
             provider.GetRequiredService<FailureLog>(),
-            HttpClientInvokers.Create(options, provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<DestinationCertificateCheck>()),
+            provider.GetRequiredService<HttpMessageInvoker>(),
             provider.GetService<AccessLogWriter>(),
             PooledStreamExchanges(provider, options)));
 
@@ -56,9 +60,7 @@ internal static class ProxyServiceCollectionExtensions
                 options,
                 Connector(provider, options),
                 options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? provider.GetRequiredService<UpstreamConnectionPool>() : null));
-            services.AddSingleton(provider => new Http2ClusterForwarderFactory(
-                options,
-                HttpClientInvokers.Create(options, provider.GetRequiredService<ProxyMetrics>(), provider.GetRequiredService<DestinationCertificateCheck>())));
+            services.AddSingleton(provider => new Http2ClusterForwarderFactory(options, provider.GetRequiredService<HttpMessageInvoker>()));
             return services;
         }
 
