@@ -12,8 +12,6 @@ namespace LLRP.FunctionalTests.Http2;
 /// </summary>
 public sealed class TrailerRelayTests
 {
-    public static TheoryData<string> HttpClientModes => new(LlrpModes.HttpClient, LlrpModes.HttpClientWithContext, LlrpModes.Yarp);
-
     /// <summary>Raw mode's pooled strategy over each transport, with and without <c>te: trailers</c> in the request.</summary>
     public static TheoryData<string, bool> PooledModesWithTe
         => LlrpModes.Cross([LlrpModes.RawPooled, .. LlrpModes.RawOverEpoll.Where(mode => mode == LlrpModes.RawPooledEpoll)], false, true);
@@ -42,7 +40,7 @@ public sealed class TrailerRelayTests
     // RFC 9110 §10.1.4 and RFC 9112 §7.1.2: an HTTP/2 origin's trailers reach an HTTP/1.1 client that sent TE: trailers
     // in the trailer section of the chunked body (without the fields RFC 9110 §6.5.1 forbids); one that did not gets none.
     [Theory]
-    [MemberData(nameof(HttpClientModes))]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
     public async Task Http11Client_TrailersOfHttp2Origin_InChunkedTrailerSection_Rfc9112_7_1_2(string mode)
     {
         await using var origin = await HostedApp.StartAsync(DownstreamHost.Build(["--urls=http://127.0.0.1:0", "--Kestrel:EndpointDefaults:Protocols=Http2"]));
