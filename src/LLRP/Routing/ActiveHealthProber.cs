@@ -16,16 +16,14 @@ namespace LLRP.Routing;
 /// interval of its cluster, each destination gets <c>GET</c> of its base URI followed by the probe path, over a client of
 /// its own (not the proxy's connections); a response with a 2xx or 3xx status within the timeout is a success, anything
 /// else a failure. The thresholds in <see cref="DestinationHealth.ReportProbe"/> turn them into down and up again. The
-/// clusters are taken from the current table at each round, so a reload's clusters are probed from their first interval.
+/// clusters are taken from the current table at each round, and a reload wakes the prober, so a reload's clusters are
+/// probed from their first interval; with no cluster probing, the prober sleeps until a reload.
 /// A destination of a cluster that sends the PROXY protocol refuses a connection without a header, so each probe
 /// connection starts with the header of a sender's own connection (<see cref="ProxyHeaderWriter.LocalHeaderOf"/>: v2's
 /// LOCAL command, v1's <c>PROXY UNKNOWN</c>, as HAProxy's health checks send them).
 /// </summary>
 internal sealed class ActiveHealthProber(ProxyOptions options, Router router, ILogger<ActiveHealthProber> logger) : BackgroundService
 {
-    /// <summary>The longest sleep between two looks at the table when no probe is due sooner.</summary>
-    private static readonly TimeSpan Idle = TimeSpan.FromSeconds(1);
-
     private readonly HttpMessageInvoker _client = Client(insecure: options.DownstreamInsecure);
     private readonly HttpMessageInvoker _insecureClient = Client(insecure: true);
     private readonly Dictionary<Cluster, long> _due = [];
@@ -37,8 +35,9 @@ internal sealed class ActiveHealthProber(ProxyOptions options, Router router, IL
     {
         while (!stoppingToken.IsCancellationRequested)
         {
+            var replaced = router.Replaced;
             var now = Environment.TickCount64;
-            var next = now + (long)Idle.TotalMilliseconds;
+            var next = long.MaxValue;
             var probes = new List<Task>();
             var clusters = router.Current.Clusters;
             foreach (var stale in _due.Keys.Where(cluster => !clusters.Contains(cluster)).ToList())
@@ -65,14 +64,11 @@ internal sealed class ActiveHealthProber(ProxyOptions options, Router router, IL
             }
 
             await Task.WhenAll(probes);
-            try
-            {
-                await Task.Delay(TimeSpan.FromMilliseconds(Math.Max(1, next - Environment.TickCount64)), stoppingToken);
-            }
-            catch (OperationCanceledException)
-            {
-                return;
-            }
+            // Until the next probe is due, or a reload replaces the table (its clusters may probe otherwise); with no cluster
+            // probing, until a reload. Stopping ends the loop.
+            using var wake = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken, replaced);
+            var delay = next == long.MaxValue ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(Math.Max(1, next - Environment.TickCount64));
+            await Task.Delay(delay, wake.Token).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
         }
     }
 

@@ -15,6 +15,7 @@ internal sealed class Router
 {
     private readonly Lock _updates = new();
     private volatile RoutingTable _current;
+    private volatile CancellationTokenSource _replaced = new();
 
     public Router(RoutingOptions options, ProxyMetrics metrics)
     {
@@ -27,6 +28,12 @@ internal sealed class Router
     public RoutingTable Current => _current;
 
     /// <summary>
+    /// Cancelled when <see cref="Update"/> replaces the table that is current now: what waits on the table's settings (the
+    /// active health probes) reads this before <see cref="Current"/> and wakes when they may have changed.
+    /// </summary>
+    public CancellationToken Replaced => _replaced.Token;
+
+    /// <summary>
     /// Replaces the table with the one of <paramref name="options"/>; clusters whose settings stay keep their
     /// destinations' state. Returns the routes and clusters now, as the reload's log line gives them.
     /// </summary>
@@ -35,6 +42,9 @@ internal sealed class Router
         lock (_updates)
         {
             _current = RoutingTable.Build(options, _current);
+            var replaced = _replaced;
+            _replaced = new CancellationTokenSource();
+            replaced.Cancel();
             return Describe(_current);
         }
     }

@@ -43,4 +43,30 @@ public sealed class ActiveHealthTests
             return failing.Served > 0;
         }, "The destination whose probes succeed again getting a request");
     }
+
+    /// <summary>
+    /// A proxy whose cluster has no active health check probes nothing; the reload that turns it on wakes the prober, and
+    /// the destination gets its probes from then on.
+    /// </summary>
+    [Fact]
+    public async Task Reloaded_ActiveHealthTurnedOn_DestinationProbed()
+    {
+        await using var origin = DestinationOrigin.Start("A");
+        using var root = ContentRoot.WithSettings(Cluster(origin.Url, ""));
+        await using var proxy = await TestHosts.StartProxyInContentRootAsync(root, LlrpModes.RawPooled);
+        Assert.Equal(200, (await proxy.GetOnNewConnectionAsync("/before")).StatusCode);
+
+        root.WriteSettings(Cluster(origin.Url, $", \"HealthCheck\": {{ \"Active\": {{ \"Enabled\": true, \"Interval\": \"00:00:00.1\", \"Path\": \"{DestinationOrigin.HealthPath}\" }} }}"));
+
+        await Deadline.UntilAsync(() => origin.ProbesAnswered(200) >= 2, "The destination probed after the reload turned active health on");
+    }
+
+    private static string Cluster(string url, string health) => $$"""
+        {
+          "ReverseProxy": {
+            "Routes": { "r": { "ClusterId": "c", "Match": { "Path": "/{**rest}" } } },
+            "Clusters": { "c": { "Destinations": { "d": { "Address": "{{url}}/" } }{{health}} } }
+          }
+        }
+        """;
 }
