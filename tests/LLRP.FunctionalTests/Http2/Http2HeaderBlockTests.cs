@@ -146,6 +146,52 @@ public sealed class Http2HeaderBlockTests
     // 0xbe: index 62, the first dynamic entry; 0xf0: index 112.
     public static TheoryData<string, byte> BadIndexes => Http2Servers.Cross<byte>(0xbe, 0xf0);
 
+    // RFC 7541 §5.2: Huffman padding that is not the most significant bits of EOS (all ones), or longer than 7 bits, is a
+    // decoding error; §5.1: an integer past what the decoder can hold is one too: COMPRESSION_ERROR.
+    [Theory]
+    [MemberData(nameof(BadEncodings))]
+    public async Task MalformedHpack_CompressionError(string server, string malformation)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url);
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+
+        // A literal without indexing (RFC 7541 §6.2.2) of new name "x-h" with a Huffman-coded value: '0' is 00000 (Appendix B).
+        byte[] field = malformation switch
+        {
+            "Huffman padding not ones" => [0x00, 0x03, (byte)'x', (byte)'-', (byte)'h', 0x81, 0x00],
+            "Huffman padding over 7 bits" => [0x00, 0x03, (byte)'x', (byte)'-', (byte)'h', 0x82, 0x07, 0xff],
+            "integer overflow" => [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f],
+            _ => throw new ArgumentOutOfRangeException(nameof(malformation), malformation, null),
+        };
+        byte[] block = [.. Http2Wire.FieldBlock(Http2Wire.Request("GET", proxy.Authority, "/")), .. field];
+        await wire.SendFrameAsync(Http2Wire.Headers, Http2Wire.EndHeaders | Http2Wire.EndStream, 1, block);
+
+        await wire.ExpectConnectionErrorAsync(Http2Wire.CompressionError);
+        Assert.Empty(origin.Requests);
+    }
+
+    public static TheoryData<string, string> BadEncodings => Http2Servers.Cross("Huffman padding not ones", "Huffman padding over 7 bits", "integer overflow");
+
+    // RFC 9113 §10.5.1: a field section larger than the server takes (limits.maxRequestHeadersTotalSize) is refused, with
+    // 431 or a stream or connection error, and never forwarded.
+    [Theory]
+    [MemberData(nameof(Http2Servers.All), MemberType = typeof(Http2Servers))]
+    public async Task FieldSectionOverLimit_RefusedNotForwarded(string server)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url, "limits.maxRequestHeadersTotalSize=4096");
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+
+        (string, string)[] many = [.. Enumerable.Range(0, 10).Select(i => ($"x-field-{i}", new string('v', 1_000)))];
+        await wire.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", proxy.Authority, "/", many));
+        var outcome = await wire.ReadStreamAsync(1);
+
+        Assert.True(outcome.Status is null or 431, $"Expected 431 or no response, got {outcome.Status}.");
+        Assert.True(outcome.Status is not null || outcome.ResetError is not null || outcome.GoAwayError is not null, "The stream ended without an answer or error.");
+        Assert.Empty(origin.Requests);
+    }
+
     // RFC 7541 §4.2, §6.3: a dynamic table size update above the SETTINGS_HEADER_TABLE_SIZE the server advertised (4,096
     // by default, RFC 9113 §6.5.2), or after a field in the block, is a decoding error: COMPRESSION_ERROR.
     [Theory]

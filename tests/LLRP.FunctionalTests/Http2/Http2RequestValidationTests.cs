@@ -9,8 +9,9 @@ namespace LLRP.FunctionalTests.Http2;
 /// </summary>
 public sealed class Http2RequestValidationTests
 {
-    // RFC 9113 §8.2.1: field names are lowercase; §8.3: pseudo-headers come first, each of :method, :scheme, :path
-    // exactly once (not CONNECT), none but those defined; a request breaking these is malformed (§8.1.1).
+    // RFC 9113 §8.2.1: field names are lowercase; §8.2.2: no connection-specific fields, te only "trailers"; §8.3:
+    // pseudo-headers come first, each of :method, :scheme, :path exactly once and :path not empty (not CONNECT), none but
+    // the request's; a request breaking these is malformed (§8.1.1).
     [Theory]
     [MemberData(nameof(MalformedHeads))]
     public async Task MalformedFieldSection_StreamProtocolErrorNotForwarded(string server, string malformation)
@@ -32,6 +33,12 @@ public sealed class Http2RequestValidationTests
             "empty :path" => Http2Wire.Request("GET", authority, ""),
             "unknown pseudo-header" => Http2Wire.Request("GET", authority, "/", (":unknown", "1")),
             "response pseudo-header" => Http2Wire.Request("GET", authority, "/", (":status", "200")),
+            "connection" => Http2Wire.Request("GET", authority, "/", ("connection", "keep-alive")),
+            "keep-alive" => Http2Wire.Request("GET", authority, "/", ("keep-alive", "timeout=5")),
+            "proxy-connection" => Http2Wire.Request("GET", authority, "/", ("proxy-connection", "keep-alive")),
+            "transfer-encoding" => Http2Wire.Request("GET", authority, "/", ("transfer-encoding", "chunked")),
+            "upgrade" => Http2Wire.Request("GET", authority, "/", ("upgrade", "websocket")),
+            "te other than trailers" => Http2Wire.Request("GET", authority, "/", ("te", "gzip")),
             _ => throw new ArgumentOutOfRangeException(nameof(malformation), malformation, null),
         };
         await wire.SendHeadersAsync(1, endStream: true, fields);
@@ -44,7 +51,8 @@ public sealed class Http2RequestValidationTests
 
     public static TheoryData<string, string> MalformedHeads => Http2Servers.Cross(
         "uppercase name", "pseudo-header after a regular field", "duplicate :path", "duplicate :method", "missing :method",
-        "missing :scheme", "missing :path", "empty :path", "unknown pseudo-header", "response pseudo-header");
+        "missing :scheme", "missing :path", "empty :path", "unknown pseudo-header", "response pseudo-header",
+        "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te other than trailers");
 
     // RFC 9113 §8.1.1: a content-length that the DATA frames' total does not match (short at END_STREAM, or exceeded)
     // makes the request malformed: a stream error of type PROTOCOL_ERROR; the origin never gets a whole request.
@@ -66,6 +74,35 @@ public sealed class Http2RequestValidationTests
     }
 
     public static TheoryData<string, (string, string)> ContentLengthMismatches => Http2Servers.Cross(("10", "short"), ("2", "too long"), ("0", "x"));
+
+    // RFC 9113 §8.1: trailers are a HEADERS frame that ends the stream and carries no pseudo-header; one without
+    // END_STREAM, or with a pseudo-header, makes the request malformed: a stream error of type PROTOCOL_ERROR.
+    [Theory]
+    [MemberData(nameof(BadTrailers))]
+    public async Task MalformedTrailers_StreamProtocolError(string server, string malformation)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url);
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+
+        await wire.SendHeadersAsync(1, endStream: false, Http2Wire.Request("POST", proxy.Authority, "/upload", ("content-length", "4")));
+        await wire.SendDataAsync(1, "body"u8.ToArray(), endStream: false);
+        if (malformation == "without END_STREAM")
+        {
+            await wire.SendHeadersAsync(1, endStream: false, ("x-trailer", "1"));
+        }
+        else
+        {
+            await wire.SendHeadersAsync(1, endStream: true, (":path", "/again"));
+        }
+
+        var outcome = await wire.ReadStreamAsync(1);
+
+        Assert.Null(outcome.Status);
+        Assert.Equal(Http2Wire.ProtocolError, outcome.ResetError ?? outcome.GoAwayError);
+    }
+
+    public static TheoryData<string, string> BadTrailers => Http2Servers.Cross("without END_STREAM", "with a pseudo-header");
 
     // RFC 9113 §8.2.2: te is allowed with the value "trailers" alone; such a request is served.
     [Theory]
