@@ -336,7 +336,7 @@ public sealed class Http2ConnectionTests
     {
         var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var origin = HeldUntil(release.Task);
-        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url, "shutdownTimeoutMs=8000");
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url, "shutdownTimeoutMs=30000");
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
         await wire.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", proxy.Authority, "/held"));
         await Deadline.UntilAsync(() => origin.Requests.Count == 1, "The held request reaching the origin");
