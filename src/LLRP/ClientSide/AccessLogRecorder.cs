@@ -3,6 +3,7 @@ using System.Text;
 using LLRP.Configuration;
 using LLRP.Diagnostics.AccessLogging;
 using LLRP.Http1;
+using LLRP.ProxyProtocol;
 
 namespace LLRP.ClientSide;
 
@@ -13,7 +14,8 @@ namespace LLRP.ClientSide;
 /// forwarded responses (<see cref="Forwarded"/>), or an answer the proxy made (<see cref="Answered"/>), which has none
 /// when the request did not parse. Lines are formatted by the connection's <see cref="AccessLogLine"/>.
 /// </summary>
-internal sealed class AccessLogRecorder(AccessLogWriter writer, AccessLogFormat format, byte[] client)
+/// <param name="proxyHeader">The TLVs of the PROXY protocol header the connection arrived with, written on each line; null when its listener does not accept one.</param>
+internal sealed class AccessLogRecorder(AccessLogWriter writer, AccessLogFormat format, byte[] client, ProxyHeaderFeature? proxyHeader)
 {
     private readonly AccessLogLine _line = new(writer, format == AccessLogFormat.Json);
     private CapturedRequest[] _requests = new CapturedRequest[4];
@@ -99,6 +101,9 @@ internal sealed class AccessLogRecorder(AccessLogWriter writer, AccessLogFormat 
             UpstreamStatus = upstreamStatus,
             RequestMs = requestMs,
             UpstreamMs = upstreamMs,
+            ProxyProtocol = proxyHeader is not null,
+            ProxyAlpn = proxyHeader?.Alpn,
+            ProxyAuthority = proxyHeader?.Authority,
         };
         _line.Write(record);
     }

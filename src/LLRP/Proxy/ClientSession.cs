@@ -5,6 +5,7 @@ using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
 using LLRP.Diagnostics;
 using LLRP.Http1;
+using LLRP.ProxyProtocol;
 using LLRP.Tasks;
 using LLRP.Upstream;
 using LLRP.Routing;
@@ -67,7 +68,9 @@ internal sealed class ClientSession : ITrackedConnection
         _input = connection.Transport.Input;
         _services = services;
         var clientAddress = ClientAddress.Of(connection.RemoteEndPoint);
-        _accessLog = services.AccessLog is { } accessLog ? new AccessLogRecorder(accessLog, services.AccessLogFormat, clientAddress) : null;
+        _accessLog = services.AccessLog is { } accessLog
+            ? new AccessLogRecorder(accessLog, services.AccessLogFormat, clientAddress, connection.Features.Get<ProxyHeaderFeature>())
+            : null;
         _response = new ClientResponseWriter(connection.Transport.Output, services.Metrics, timed: _accessLog is not null);
         _body = new ClientRequestBody(_input, _response, services.BodyLimits);
         _tunnel = new TunnelActivity(services.Metrics);
@@ -458,7 +461,7 @@ internal sealed class ClientSession : ITrackedConnection
     /// <summary>What a forwarder of this connection is given (made when one is, so an idle connection holds none).</summary>
     private ForwarderContext NewForwarderContext() => new(
         _rewriter, _services.Limits, _response, _body, _connection.RemoteEndPoint, _connection.LocalEndPoint, _connection.ConnectionId,
-        _services.Upgrades, _connection.Transport, _tunnel);
+        _services.Upgrades, _connection.Transport, _tunnel, _connection.Features.Get<ProxyHeaderFeature>());
 
     private void Consume(in ReadOnlySequence<byte> buffer, long consumed, long examined)
     {

@@ -37,4 +37,7 @@ internal enum ProxyHeaderError
 
     /// <summary>A v2 TLV that runs past the header's end.</summary>
     BadTlv,
+
+    /// <summary>A v2 ALPN or authority TLV that is empty, longer than 255 bytes, not visible ASCII, or given twice.</summary>
+    BadTlvValue,
 }

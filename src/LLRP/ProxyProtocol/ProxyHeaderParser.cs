@@ -169,6 +169,7 @@ internal static class ProxyHeaderParser
         var tlvs = addressLength == 0 ? ReadOnlySpan<byte>.Empty : block[at..];
         while (!tlvs.IsEmpty)
         {
+            // Section 2.2: each TLV is a type, a 2-byte length and that many bytes, all within the header's length.
             if (tlvs.Length < 3 || tlvs.Length < 3 + BinaryPrimitives.ReadUInt16BigEndian(tlvs[1..]))
             {
                 return Invalid(ProxyHeaderError.BadTlv, out error);
@@ -177,10 +178,20 @@ internal static class ProxyHeaderParser
             var value = tlvs.Slice(3, BinaryPrimitives.ReadUInt16BigEndian(tlvs[1..]));
             switch (tlvs[0])
             {
-                case 0x01:
+                case ProxyHeaderWriter.AlpnType:
+                    if (alpn is not null || !IsTlvText(value))
+                    {
+                        return Invalid(ProxyHeaderError.BadTlvValue, out error);
+                    }
+
                     alpn = Encoding.ASCII.GetString(value);
                     break;
-                case 0x02:
+                case ProxyHeaderWriter.AuthorityType:
+                    if (authority is not null || !IsTlvText(value))
+                    {
+                        return Invalid(ProxyHeaderError.BadTlvValue, out error);
+                    }
+
                     authority = Encoding.ASCII.GetString(value);
                     break;
             }
@@ -191,6 +202,14 @@ internal static class ProxyHeaderParser
         header = new ProxyHeader(length, source, destination, alpn, authority);
         return ProxyHeaderStatus.Parsed;
     }
+
+    /// <summary>
+    /// An ALPN or authority value that can be logged and sent on as it is: 1 to <see cref="ProxyHeaderWriter.MaxTlvText"/>
+    /// bytes of visible ASCII (a protocol id of RFC 7301 §3.1 is 1 to 255 bytes; a host name, RFC 6066 §3's SNI, at most
+    /// 255 by RFC 1035 §2.3.4), so no space, control byte or line break reaches a log line or a header sent on.
+    /// </summary>
+    private static bool IsTlvText(ReadOnlySpan<byte> value)
+        => value.Length is > 0 and <= ProxyHeaderWriter.MaxTlvText && !value.ContainsAnyExceptInRange((byte)0x21, (byte)0x7E);
 
     /// <summary>Exactly <c>parts.Length</c> non-empty fields separated by single spaces.</summary>
     private static bool SplitFields(ReadOnlySpan<byte> fields, Span<Range> parts)

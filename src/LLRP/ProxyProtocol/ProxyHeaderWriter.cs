@@ -15,14 +15,30 @@ namespace LLRP.ProxyProtocol;
 /// </summary>
 internal static class ProxyHeaderWriter
 {
-    /// <summary>The longest header this writes: a v1 line is at most 107 bytes (section 2.1); a v2 header with IPv6 addresses 52.</summary>
-    public const int MaxLength = 107;
+    /// <summary>
+    /// The longest header this writes: a v1 line is at most 107 bytes (section 2.1); a v2 header with IPv6 addresses 52,
+    /// and with an ALPN and an authority TLV of <see cref="MaxTlvText"/> bytes each, 568.
+    /// </summary>
+    public const int MaxLength = 16 + 36 + (2 * (3 + MaxTlvText));
+
+    /// <summary>The longest ALPN or authority value taken from a header and sent on (<see cref="ProxyHeaderParser"/>).</summary>
+    public const int MaxTlvText = 255;
+
+    /// <summary>PP2_TYPE_ALPN (section 2.2.1): the application protocol the client chose, e.g. <c>h2</c>.</summary>
+    public const byte AlpnType = 0x01;
+
+    /// <summary>PP2_TYPE_AUTHORITY (section 2.2.2): the host name the client asked for (its TLS SNI).</summary>
+    public const byte AuthorityType = 0x02;
 
     /// <summary>The v2 header's first 12 bytes (section 2.2).</summary>
     public static ReadOnlySpan<byte> Signature => [0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A];
 
-    /// <summary>The header of <paramref name="version"/> from the client's address to the one it connected to; empty for none, or when either is not an IP address.</summary>
-    public static byte[] HeaderOf(ProxyProtocolVersion version, EndPoint? client, EndPoint? local)
+    /// <summary>
+    /// The header of <paramref name="version"/> from the client's address to the one it connected to; empty for none, or
+    /// when either is not an IP address. A v2 header carries <paramref name="alpn"/> and <paramref name="authority"/> as
+    /// TLVs when given (those of the header the connection arrived with, passed on as HAProxy does); v1 has no room for them.
+    /// </summary>
+    public static byte[] HeaderOf(ProxyProtocolVersion version, EndPoint? client, EndPoint? local, string? alpn = null, string? authority = null)
     {
         if (version == ProxyProtocolVersion.None || client is not IPEndPoint source || local is not IPEndPoint destination)
         {
@@ -30,7 +46,7 @@ internal static class ProxyHeaderWriter
         }
 
         Span<byte> header = stackalloc byte[MaxLength];
-        return header[..Write(header, version, source, destination)].ToArray();
+        return header[..Write(header, version, source, destination, alpn, authority)].ToArray();
     }
 
     /// <summary>
@@ -45,14 +61,18 @@ internal static class ProxyHeaderWriter
         _ => [],
     };
 
-    /// <summary>Writes the header into <paramref name="output"/> (at least <see cref="MaxLength"/> bytes); returns its length.</summary>
-    public static int Write(Span<byte> output, ProxyProtocolVersion version, IPEndPoint source, IPEndPoint destination)
+    /// <summary>
+    /// Writes the header into <paramref name="output"/> (at least <see cref="MaxLength"/> bytes); returns its length.
+    /// <paramref name="alpn"/> and <paramref name="authority"/>, v2's TLVs, are at most <see cref="MaxTlvText"/> ASCII
+    /// characters each (as <see cref="ProxyHeaderParser"/> takes them).
+    /// </summary>
+    public static int Write(Span<byte> output, ProxyProtocolVersion version, IPEndPoint source, IPEndPoint destination, string? alpn = null, string? authority = null)
     {
         var (from, to) = OneFamily(source.Address, destination.Address);
         return version switch
         {
             ProxyProtocolVersion.V1 => WriteV1(output, from, to, source.Port, destination.Port),
-            ProxyProtocolVersion.V2 => WriteV2(output, from, to, source.Port, destination.Port),
+            ProxyProtocolVersion.V2 => WriteV2(output, from, to, source.Port, destination.Port, alpn, authority),
             _ => throw new ArgumentOutOfRangeException(nameof(version), version, "No header is written without a version."),
         };
     }
@@ -65,15 +85,17 @@ internal static class ProxyHeaderWriter
         return Encoding.ASCII.GetBytes(line, output);
     }
 
-    /// <summary>Section 2.2: the signature, version 2 with the PROXY command, TCP over IPv4 or IPv6, the address block's length, the addresses, the ports.</summary>
-    private static int WriteV2(Span<byte> output, IPAddress from, IPAddress to, int fromPort, int toPort)
+    /// <summary>
+    /// Section 2.2: the signature, version 2 with the PROXY command, TCP over IPv4 or IPv6, the length of what follows, the
+    /// addresses, the ports, then the ALPN and authority TLVs given (section 2.2.1, 2.2.2).
+    /// </summary>
+    private static int WriteV2(Span<byte> output, IPAddress from, IPAddress to, int fromPort, int toPort, string? alpn, string? authority)
     {
         var ipv4 = from.AddressFamily == AddressFamily.InterNetwork;
         var addressLength = ipv4 ? 4 : 16;
         Signature.CopyTo(output);
         output[12] = 0x21;
         output[13] = ipv4 ? (byte)0x11 : (byte)0x21;
-        BinaryPrimitives.WriteUInt16BigEndian(output[14..], (ushort)((2 * addressLength) + 4));
         var at = 16;
         from.TryWriteBytes(output[at..], out _);
         at += addressLength;
@@ -81,7 +103,25 @@ internal static class ProxyHeaderWriter
         at += addressLength;
         BinaryPrimitives.WriteUInt16BigEndian(output[at..], (ushort)fromPort);
         BinaryPrimitives.WriteUInt16BigEndian(output[(at + 2)..], (ushort)toPort);
-        return at + 4;
+        at += 4;
+        at += WriteTlv(output[at..], AlpnType, alpn);
+        at += WriteTlv(output[at..], AuthorityType, authority);
+        BinaryPrimitives.WriteUInt16BigEndian(output[14..], (ushort)(at - 16));
+        return at;
+    }
+
+    /// <returns>The TLV's length; 0 when <paramref name="value"/> is null, and none is written.</returns>
+    private static int WriteTlv(Span<byte> output, byte type, string? value)
+    {
+        if (value is null)
+        {
+            return 0;
+        }
+
+        output[0] = type;
+        var length = Encoding.ASCII.GetBytes(value, output[3..]);
+        BinaryPrimitives.WriteUInt16BigEndian(output[1..], (ushort)length);
+        return 3 + length;
     }
 
     private static (IPAddress From, IPAddress To) OneFamily(IPAddress from, IPAddress to)

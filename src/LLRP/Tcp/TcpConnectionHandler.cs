@@ -65,15 +65,16 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
         services.Metrics.Opened(route.Tag);
         var client = connection.RemoteEndPoint as IPEndPoint;
         var local = connection.LocalEndPoint as IPEndPoint;
+        ProxyHeader received = default;
         if (route.Options.AcceptProxyProtocol)
         {
-            var (received, refused, detail) = await ProxyHeaderReader.ReadAsync(connection, route.Options.TrustedNetworks, route.Options.ProxyProtocolTimeout);
+            (received, var refused, var detail) = await ProxyHeaderReader.ReadAsync(connection, route.Options.TrustedNetworks, route.Options.ProxyProtocolTimeout);
             if (refused is not null)
             {
                 services.Metrics.Refused(route.Tag, refused);
                 services.Metrics.Closed(route.Tag, 0, 0);
                 services.Log.ProxyHeaderRefused(route.Id, client?.ToString(), detail!);
-                Log(client, route, null, refused, 0, 0, start);
+                Log(client, route, null, refused, 0, 0, start, received);
                 return;
             }
 
@@ -83,7 +84,7 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
             }
         }
 
-        var header = ProxyHeaderWriter.HeaderOf(route.Cluster.Options.ProxyProtocol, client, local);
+        var header = ProxyHeaderWriter.HeaderOf(route.Cluster.Options.ProxyProtocol, client, local, received.Alpn, received.Authority);
         var (relay, destination) = services.Loops is { } loops
             ? await ConnectOnLoopAsync(connection, route, header, loops.Next())
             : await ConnectAsync(connection, route, header);
@@ -91,7 +92,7 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
         {
             services.Metrics.Refused(route.Tag, TcpAccessLog.Word(TcpRelayEnd.NoUpstream));
             services.Metrics.Closed(route.Tag, 0, 0);
-            Log(client, route, destination?.Name, TcpAccessLog.Word(TcpRelayEnd.NoUpstream), 0, 0, start);
+            Log(client, route, destination?.Name, TcpAccessLog.Word(TcpRelayEnd.NoUpstream), 0, 0, start, received);
             return;
         }
 
@@ -105,7 +106,7 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
             services.Relays.Remove(relay);
             destination!.Exit();
             services.Metrics.Closed(route.Tag, relay.FromClient, relay.ToClient);
-            Log(client, route, destination.Name, TcpAccessLog.Word(relay.End), relay.FromClient, relay.ToClient, start);
+            Log(client, route, destination.Name, TcpAccessLog.Word(relay.End), relay.FromClient, relay.ToClient, start, received);
         }
     }
 
@@ -150,7 +151,8 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
     }
 
     /// <param name="client">The client's address: the connection's, or the one its PROXY protocol header carried.</param>
-    private void Log(EndPoint? client, TcpRoute route, string? destination, string end, long received, long sent, long start)
+    /// <param name="header">The connection's PROXY protocol header, whose ALPN and authority the line has when the route accepts one.</param>
+    private void Log(EndPoint? client, TcpRoute route, string? destination, string end, long received, long sent, long start, in ProxyHeader header = default)
         => services.AccessLog?.Write(new TcpSessionRecord(
             ClientAddress.Of(client),
             DateTime.UtcNow,
@@ -159,5 +161,8 @@ internal sealed class TcpConnectionHandler(string routeId, TcpServices services)
             received,
             sent,
             (long)Stopwatch.GetElapsedTime(start).TotalMilliseconds,
-            end));
+            end,
+            route.Options.AcceptProxyProtocol,
+            header.Alpn,
+            header.Authority));
 }

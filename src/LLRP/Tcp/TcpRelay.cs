@@ -14,6 +14,8 @@ namespace LLRP.Tcp;
 ///   relay holds none), sent on the client's socket (<see cref="IConnectionSocketFeature"/>), whose sending side is shut
 ///   down at the destination's end of stream, while the client may still send;
 /// - a reset on either side resets the other (SO_LINGER 0, then close): a peer never takes a cut stream for a complete one;
+/// - a reset of the side whose bytes wait for the other's room, which no receive sees while they wait, is found by the
+///   heartbeat (<see cref="OnHeartbeat"/>, each second) in that side's pending error (<c>SO_ERROR</c>) and passed on;
 /// - no byte either way for the idle timeout (<see cref="OnHeartbeat"/>) closes both with a FIN; Kestrel's abort of the
 ///   client connection at the end of the shutdown timeout closes the upstream connection.
 /// The first end decides how the relay ended (<see cref="End"/>). With splice (<c>tcp.splice</c>, Linux) the relay is a
@@ -33,6 +35,7 @@ internal sealed class TcpRelay : ITcpRelay
     private long _fromClient;
     private long _toClient;
     private bool _sendingToClient;
+    private bool _sendingToUpstream;
 
     public TcpRelay(ConnectionContext client, Socket upstream, TimeSpan idleTimeout)
     {
@@ -58,10 +61,21 @@ internal sealed class TcpRelay : ITcpRelay
         _upstream.Dispose();
     }
 
-    /// <summary>Closes both sides when the relay has been idle for its timeout.</summary>
+    /// <summary>
+    /// Passes on a reset of a side whose bytes wait for the other's room (a send to the other side is pending, so nothing
+    /// receives from it), and closes both sides when the relay has been idle for its timeout.
+    /// </summary>
     public void OnHeartbeat(long now)
     {
-        if (now - Volatile.Read(ref _lastActivity) >= _idleMs)
+        if (Volatile.Read(ref _sendingToClient) && HasPendingError(_upstream))
+        {
+            Reset(TcpRelayEnd.UpstreamReset, _clientSocket);
+        }
+        else if (Volatile.Read(ref _sendingToUpstream) && HasPendingError(_clientSocket))
+        {
+            Reset(TcpRelayEnd.ClientReset, _upstream);
+        }
+        else if (now - Volatile.Read(ref _lastActivity) >= _idleMs)
         {
             Stop(TcpRelayEnd.IdleTimeout);
         }
@@ -78,10 +92,13 @@ internal sealed class TcpRelay : ITcpRelay
                 var buffer = result.Buffer;
                 if (!buffer.IsEmpty)
                 {
+                    Volatile.Write(ref _sendingToUpstream, true);
                     foreach (var segment in buffer)
                     {
                         await _upstream.SendAsync(segment, SocketFlags.None);
                     }
+
+                    Volatile.Write(ref _sendingToUpstream, false);
 
                     Interlocked.Add(ref _fromClient, buffer.Length);
                     Volatile.Write(ref _lastActivity, Environment.TickCount64);
@@ -171,6 +188,20 @@ internal sealed class TcpRelay : ITcpRelay
             {
                 ArrayPool<byte>.Shared.Return(buffer);
             }
+        }
+    }
+
+    /// <summary>Whether <paramref name="socket"/> has a pending error (<c>SO_ERROR</c>, which reading clears): a reset, once epoll's error is there.</summary>
+    private static bool HasPendingError(Socket socket)
+    {
+        try
+        {
+            return (int)socket.GetSocketOption(SocketOptionLevel.Socket, SocketOptionName.Error)! != 0;
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Closed meanwhile: the relay is ending by another way.
+            return false;
         }
     }
 

@@ -2,6 +2,7 @@ using System.IO.Pipelines;
 using System.Net;
 using LLRP.ClientSide;
 using LLRP.Http1;
+using LLRP.ProxyProtocol;
 
 namespace LLRP.Upstream;
 
@@ -16,6 +17,7 @@ namespace LLRP.Upstream;
 /// <param name="Upgrades">The protocols a <c>101</c> may switch to, to check the destination's answer to an upgrade request.</param>
 /// <param name="ClientTransport">The client connection's pipes, for a forwarder that relays a tunnel itself (YARP).</param>
 /// <param name="Tunnel">The client connection's tunnel activity, for the same.</param>
+/// <param name="ProxyHeader">The TLVs of the PROXY protocol header the client connection arrived with; null when its listener does not accept one.</param>
 internal sealed record ForwarderContext(
     RequestRewriter Rewriter,
     RequestLimits Limits,
@@ -26,4 +28,5 @@ internal sealed record ForwarderContext(
     string ConnectionId,
     UpgradeProtocols Upgrades,
     IDuplexPipe ClientTransport,
-    TunnelActivity Tunnel);
+    TunnelActivity Tunnel,
+    ProxyHeaderFeature? ProxyHeader);

@@ -42,7 +42,7 @@ public sealed class ProxyHeaderListenerTests : IDisposable
         Assert.Equal("203.0.113.7", upstream.Head.Get("X-Forwarded-For"));
     }
 
-    /// <summary>proxy-protocol.txt §2.2 and §2.2.1: v2, TCP over IPv6, with ALPN and authority TLVs, which are read and not forwarded.</summary>
+    /// <summary>proxy-protocol.txt §2.2 and §2.2.1: v2, TCP over IPv6, with ALPN and authority TLVs, which are read, not forwarded as HTTP fields.</summary>
     [Theory]
     [InlineData(LlrpModes.RawPerClient)]
     [InlineData(LlrpModes.RawPooled)]
@@ -180,6 +180,38 @@ public sealed class ProxyHeaderListenerTests : IDisposable
     private static byte[] Address(string text) => IPAddress.Parse(text).GetAddressBytes();
 
     private static byte[] V2(byte versionCommand, byte family, byte[] block) => ProxyHeaderClients.V2(versionCommand, family, block);
+
+    /// <summary>
+    /// proxy-protocol.txt §2.2.1: the ALPN and authority TLVs of the accepted v2 header are passed on in the v2 header the
+    /// cluster sends (as HAProxy passes on what it knows), after the carried addresses, and written in the access log line.
+    /// </summary>
+    [Fact]
+    public async Task V2_AcceptedAlpnAndAuthority_CarriedOnInTheHeaderSentAndLogged()
+    {
+        await using var origin = TcpOrigin.Manual();
+        using var log = new AccessLogFile();
+        using var root = ContentRoot.WithSettings($$"""
+            {
+              "ReverseProxy": {
+                "Routes": { "r": { "ClusterId": "c", "Match": { "Path": "/{**rest}" } } },
+                "Clusters": { "c": { "Destinations": { "d": { "Address": "http://127.0.0.1:{{origin.Port}}/" } }, "Metadata": { "Llrp.ProxyProtocol": "v2" } } }
+              }
+            }
+            """);
+        await using var proxy = await TestHosts.StartProxyInContentRootAsync(root, LlrpModes.RawPerClient, [.. Accepting, log.Setting]);
+        await using var client = await proxy.ConnectAsync();
+        byte[] addresses = [.. Address("203.0.113.7"), .. Address("198.51.100.1"), 0x0F, 0xA0, 0x00, 0x50];
+        byte[] tlvs = [0x02, 0x00, 0x0B, .. "example.com"u8, 0x01, 0x00, 0x08, .. "http/1.1"u8];
+
+        await client.SendAsync((byte[])[.. V2(0x21, 0x11, [.. addresses, .. tlvs]), .. Latin1(Get)]);
+        using var upstream = await origin.AcceptAsync();
+
+        byte[] expected = [.. V2(0x21, 0x11, [.. addresses, 0x01, 0x00, 0x08, .. "http/1.1"u8, 0x02, 0x00, 0x0B, .. "example.com"u8]), .. "GET / HTTP/1.1\r\n"u8];
+        Assert.Equal(expected, Latin1(await TcpSockets.ReceiveAsync(upstream, expected.Length)));
+        await TcpSockets.SendAsync(upstream, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        Assert.Equal(200, (await client.ReadResponseAsync()).StatusCode);
+        Assert.EndsWith(" proxy_protocol_tlv_alpn=http/1.1 proxy_protocol_tlv_authority=example.com", Assert.Single(await log.WaitForLinesAsync(1)), StringComparison.Ordinal);
+    }
 
     /// <summary>Sends <paramref name="sent"/> on one connection to a proxy accepting the header; returns the request the origin got.</summary>
     private static async Task<ReceivedRequest> ExchangeAsync(string mode, byte[] sent)

@@ -36,21 +36,47 @@ public sealed class ProxyProtocolAcceptTests
         Assert.StartsWith("203.0.113.7 - - [", Assert.Single(await log.WaitForLinesAsync(1)), StringComparison.Ordinal);
     }
 
-    /// <summary>Section 2.2 with a TLV (ALPN): IPv6 addresses carried on in the v2 header sent on; the TLV is read, not forwarded.</summary>
+    /// <summary>
+    /// Section 2.2 with TLVs: IPv6 addresses carried on in the v2 header sent on, with the ALPN (0x01) and authority (0x02)
+    /// TLVs the client's header had (section 2.2.1, as HAProxy passes them on); others (NOOP, 0x04) are read, not forwarded.
+    /// The access log line has the ALPN and the authority.
+    /// </summary>
     [Fact]
-    public async Task Trusted_V2_IPv6WithTlv_CarriedOn()
+    public async Task Trusted_V2_IPv6WithTlvs_AlpnAndAuthorityCarriedOnAndLogged()
     {
         await using var origin = TcpOrigin.Manual();
-        await using var proxy = await TcpProxy.StartAsync(Accepting, "\"Metadata\": { \"Llrp.ProxyProtocol\": \"v2\" }", [origin.Address]);
-        using var client = await proxy.ConnectAsync();
+        using var log = new AccessLogFile();
+        await using var proxy = await TcpProxy.StartAsync(Accepting, "\"Metadata\": { \"Llrp.ProxyProtocol\": \"v2\" }", [origin.Address], log.Setting);
         byte[] addresses = [.. IPAddress.Parse("2001:db8::7").GetAddressBytes(), .. IPAddress.Parse("2001:db8::1").GetAddressBytes(), 0x0F, 0xA0, 0x01, 0xBB];
-        byte[] tlv = [0x01, 0x00, 0x02, (byte)'h', (byte)'2'];
-        byte[] header = [.. Signature, 0x21, 0x21, 0x00, (byte)(addresses.Length + tlv.Length), .. addresses, .. tlv];
-        await client.SendAsync((byte[])[.. header, .. "hello"u8], SocketFlags.None);
-        using var upstream = await origin.AcceptAsync();
+        byte[] alpn = [0x01, 0x00, 0x02, (byte)'h', (byte)'2'];
+        byte[] authority = [0x02, 0x00, 0x0B, .. "example.com"u8];
+        byte[] noop = [0x04, 0x00, 0x03, 0, 0, 0];
+        byte[] header = [.. Signature, 0x21, 0x21, 0x00, (byte)(addresses.Length + noop.Length + authority.Length + alpn.Length), .. addresses, .. noop, .. authority, .. alpn];
+        using (var client = await proxy.ConnectAsync())
+        {
+            await client.SendAsync((byte[])[.. header, .. "hello"u8], SocketFlags.None);
+            using var upstream = await origin.AcceptAsync();
 
-        var received = System.Text.Encoding.Latin1.GetBytes(await TcpSockets.ReceiveAsync(upstream, 52 + 5));
-        Assert.Equal((byte[])[.. Signature, 0x21, 0x21, 0x00, 0x24, .. addresses, .. "hello"u8], received);
+            var received = System.Text.Encoding.Latin1.GetBytes(await TcpSockets.ReceiveAsync(upstream, 52 + alpn.Length + authority.Length + 5));
+            Assert.Equal((byte[])[.. Signature, 0x21, 0x21, 0x00, (byte)(36 + alpn.Length + authority.Length), .. addresses, .. alpn, .. authority, .. "hello"u8], received);
+            client.Shutdown(SocketShutdown.Send);
+            Assert.Equal("", await TcpSockets.ReceiveToEndAsync(upstream));
+        }
+
+        var line = Assert.Single(await log.WaitForLinesAsync(1));
+        Assert.StartsWith("2001:db8::7 - - [", line, StringComparison.Ordinal);
+        Assert.EndsWith(" end=closed proxy_protocol_tlv_alpn=h2 proxy_protocol_tlv_authority=example.com", line, StringComparison.Ordinal);
+    }
+
+    /// <summary>An authority TLV that is not visible ASCII (here a line break) is refused with the header: nothing reaches a log line or a destination (every byte sent is ASCII, as the helper sends it).</summary>
+    [Fact]
+    public async Task V2_AuthorityWithALineBreak_ClosedUnrelayed()
+    {
+        await using var origin = TcpOrigin.Echo();
+        await using var proxy = await TcpProxy.StartAsync(Accepting, "", [origin.Address]);
+        byte[] authority = [0x02, 0x00, 0x04, (byte)'a', (byte)'\r', (byte)'\n', (byte)'b'];
+        byte[] header = [.. Signature, 0x21, 0x11, 0x00, (byte)(12 + authority.Length), 10, 0, 0, 7, 10, 0, 0, 1, 0x0F, 0x0F, 0x01, 0x01, .. authority];
+        await AssertRefusedAsync(proxy, origin, System.Text.Encoding.Latin1.GetString([.. header, .. "hello"u8]), "proxy_header_invalid");
     }
 
     [Fact]

@@ -7,7 +7,8 @@ namespace LLRP.FunctionalTests.Tcp;
 
 /// <summary>
 /// The spliced relay on its event loops (the TCP routes' default on Linux): every byte each way, in order (RFC 9293 §3.10:
-/// a connection delivers a stream), and the connect timeout of a destination that never answers.
+/// a connection delivers a stream), and the connect timeout of a destination that never answers. A reset or a FIN while
+/// bytes wait for the other side: <see cref="TcpBackPressureTests"/>.
 /// </summary>
 public sealed class TcpLoopRelayTests
 {
@@ -56,44 +57,6 @@ public sealed class TcpLoopRelayTests
         using var client = await proxy.ConnectAsync();
 
         await TcpSockets.AssertEndedAsync(client);
-    }
-
-    /// <summary>
-    /// The origin stops reading, so the client's bytes wait in the proxy for the origin's room and the proxy no longer reads
-    /// the client; the client then resets its connection (RFC 9293 §3.10.7.3: a RST aborts the connection). The proxy
-    /// passes the reset on at once, from epoll's error on the client's socket: the origin's socket is reset with nothing
-    /// read from it (without that, only the origin draining its bytes or the route's idle timeout would end the relay).
-    /// </summary>
-    [Fact]
-    public async Task ClientResets_WhileItsBytesWaitForAFullOrigin_OriginResetWithoutReading()
-    {
-        await using var origin = TcpOrigin.Manual();
-        await using var proxy = await TcpProxy.StartAsync("\"IdleTimeout\": \"00:10:00\"", "", [origin.Address]);
-        using var client = await proxy.ConnectAsync();
-        using var upstream = await origin.AcceptAsync();
-
-        FillUntilFull(client);
-        TcpSockets.Reset(client);
-
-        Assert.True(upstream.Poll(Deadline.Io, SelectMode.SelectError), "The origin's socket was not reset.");
-        Assert.Equal((int)SocketError.ConnectionReset, (int)upstream.GetSocketOption(SocketOptionLevel.Socket, SocketOptionName.Error)!);
-    }
-
-    /// <summary>
-    /// Sends until <paramref name="socket"/> has had no room for a second: every buffer between it and a peer that does not
-    /// read is full, and what is between them waits for that peer.
-    /// </summary>
-    private static void FillUntilFull(Socket socket)
-    {
-        var block = new byte[64 * 1024];
-        socket.Blocking = false;
-        do
-        {
-            while (socket.Send(block, 0, block.Length, SocketFlags.None, out _) > 0)
-            {
-            }
-        }
-        while (socket.Poll(TimeSpan.FromSeconds(1), SelectMode.SelectWrite));
     }
 
     private static async Task<(long Bytes, byte[] Hash)> SendAsync(Socket socket, int seed, CancellationToken cancellationToken)

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
+using System.Security.Cryptography;
 using LLRP.FunctionalTests.Infrastructure;
 
 namespace LLRP.FunctionalTests.Tcp;
@@ -81,5 +82,51 @@ internal static class TcpSockets
     {
         socket.LingerState = new LingerOption(true, 0);
         socket.Dispose();
+    }
+
+    /// <summary>
+    /// Sends until <paramref name="socket"/> has had no room for a second: every buffer between it and a peer that does not
+    /// read is full, and what is between them waits for that peer. Each block differs from the others, so that a block
+    /// lost, repeated or out of order changes <paramref name="hash"/>, which takes every byte sent.
+    /// </summary>
+    /// <returns>The bytes sent.</returns>
+    public static long FillUntilFull(Socket socket, IncrementalHash? hash)
+    {
+        var block = new byte[64 * 1024];
+        new Random(64).NextBytes(block);
+        var total = 0L;
+        socket.Blocking = false;
+        do
+        {
+            int sent;
+            while ((sent = socket.Send(block, 0, block.Length, SocketFlags.None, out _)) > 0)
+            {
+                hash?.AppendData(block, 0, sent);
+                total += sent;
+                BitConverter.TryWriteBytes(block, total);
+            }
+        }
+        while (socket.Poll(TimeSpan.FromSeconds(1), SelectMode.SelectWrite));
+
+        socket.Blocking = true;
+        return total;
+    }
+
+    /// <summary>Reads until the peer's end of stream; returns how many bytes came before it and their SHA-256.</summary>
+    public static async Task<(long Bytes, byte[] Hash)> ReceiveToEndHashedAsync(Socket socket)
+    {
+        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        var total = 0L;
+        await Deadline.RunAsync(async token =>
+        {
+            var buffer = new byte[256 * 1024];
+            int n;
+            while ((n = await socket.ReceiveAsync(buffer, SocketFlags.None, token)) > 0)
+            {
+                hash.AppendData(buffer, 0, n);
+                total += n;
+            }
+        }, "receive to the end of stream");
+        return (total, hash.GetHashAndReset());
     }
 }

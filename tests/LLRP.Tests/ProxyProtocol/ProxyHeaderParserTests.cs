@@ -208,4 +208,50 @@ public sealed class ProxyHeaderParserTests
     [InlineData(new byte[] { 0x01, 0x00 })]
     [InlineData(new byte[] { 0x01, 0x00, 0x03, (byte)'h', (byte)'2' })]
     public void V2_TlvPastTheEnd(byte[] tlv) => Assert.Equal(ProxyHeaderError.BadTlv, Refused(V2(0x21, 0x11, [.. IPv4Block, .. tlv])));
+
+    /// <summary>Section 2.2: the TLVs fill the header's length exactly; one byte of a TLV past it waits for nothing and is refused.</summary>
+    [Fact]
+    public void V2_TlvEndsExactlyAtTheHeadersEnd_Parsed()
+    {
+        byte[] block = [.. IPv4Block, 0x02, 0x00, 0x01, (byte)'a'];
+        Assert.Equal("a", ParsedWithEveryPrefixNeedingMore(V2(0x21, 0x11, block)).Authority);
+    }
+
+    /// <summary>
+    /// ALPN and authority values are logged and sent on, so each is 1 to 255 bytes of visible ASCII (RFC 7301 §3.1: a
+    /// protocol id is 1 to 255 bytes; RFC 1035 §2.3.4: a name at most 255), and given once.
+    /// </summary>
+    [Theory]
+    [InlineData(0x01, "")]
+    [InlineData(0x02, "")]
+    [InlineData(0x01, "h 2")]
+    [InlineData(0x02, "example.com\r\nx")]
+    [InlineData(0x02, "caf\u00e9.example")]
+    [InlineData(0x02, "a\u007f")]
+    public void V2_BadAlpnOrAuthorityValue_Refused(byte type, string escaped)
+    {
+        var value = Encoding.Latin1.GetBytes(System.Text.RegularExpressions.Regex.Unescape(escaped));
+        byte[] tlv = [type, (byte)(value.Length >> 8), (byte)value.Length, .. value];
+        Assert.Equal(ProxyHeaderError.BadTlvValue, Refused(V2(0x21, 0x11, [.. IPv4Block, .. tlv])));
+    }
+
+    [Fact]
+    public void V2_AuthorityOf256Bytes_Refused()
+    {
+        byte[] tlv = [0x02, 0x01, 0x00, .. Enumerable.Repeat((byte)'a', 256)];
+        Assert.Equal(ProxyHeaderError.BadTlvValue, Refused(V2(0x21, 0x11, [.. IPv4Block, .. tlv])));
+    }
+
+    [Fact]
+    public void V2_AuthorityOf255Bytes_Parsed()
+    {
+        byte[] tlv = [0x02, 0x00, 0xFF, .. Enumerable.Repeat((byte)'a', 255)];
+        Assert.Equal(new string('a', 255), ParsedWithEveryPrefixNeedingMore(V2(0x21, 0x11, [.. IPv4Block, .. tlv])).Authority);
+    }
+
+    [Theory]
+    [InlineData(0x01)]
+    [InlineData(0x02)]
+    public void V2_AlpnOrAuthorityTwice_Refused(byte type)
+        => Assert.Equal(ProxyHeaderError.BadTlvValue, Refused(V2(0x21, 0x11, [.. IPv4Block, type, 0x00, 0x01, (byte)'a', type, 0x00, 0x01, (byte)'b'])));
 }

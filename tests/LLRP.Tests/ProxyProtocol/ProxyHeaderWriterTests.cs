@@ -90,4 +90,56 @@ public sealed class ProxyHeaderWriterTests
 
     [Fact]
     public void Local_None_Empty() => Assert.Empty(ProxyHeaderWriter.LocalHeaderOf(ProxyProtocolVersion.None));
+
+    /// <summary>
+    /// Section 2.2.1: the ALPN (0x01) and authority (0x02) TLVs a connection arrived with follow the addresses, and the
+    /// header's length counts them; the parser reads back what was written.
+    /// </summary>
+    [Fact]
+    public void V2_AlpnAndAuthority_TlvsAfterTheAddresses()
+    {
+        byte[] expected =
+        [
+            0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A,
+            0x21, 0x11, 0x00, 0x1F,
+            192, 168, 0, 1,
+            192, 168, 0, 11,
+            0xDC, 0x04,
+            0x01, 0xBB,
+            0x01, 0x00, 0x02, (byte)'h', (byte)'2',
+            0x02, 0x00, 0x0B, .. "example.com"u8,
+        ];
+        var output = new byte[ProxyHeaderWriter.MaxLength];
+        var written = output[..ProxyHeaderWriter.Write(output, ProxyProtocolVersion.V2, IPEndPoint.Parse("192.168.0.1:56324"), IPEndPoint.Parse("192.168.0.11:443"), "h2", "example.com")];
+
+        Assert.Equal(expected, written);
+        Assert.Equal(ProxyHeaderStatus.Parsed, ProxyHeaderParser.TryParse(written, out var parsed, out _));
+        Assert.Equal(("h2", "example.com"), (parsed.Alpn, parsed.Authority));
+    }
+
+    [Fact]
+    public void V2_AuthorityOnly_OneTlv()
+    {
+        var header = ProxyHeaderWriter.HeaderOf(ProxyProtocolVersion.V2, IPEndPoint.Parse("10.0.0.7:40000"), IPEndPoint.Parse("10.0.0.1:9900"), null, "a.example");
+
+        Assert.Equal((byte[])[0x00, 0x18], header[14..16]);
+        Assert.Equal((byte[])[0x02, 0x00, 0x09, .. "a.example"u8], header[28..]);
+    }
+
+    /// <summary>v1 has no TLVs (section 2.1): the line is the same with or without them.</summary>
+    [Fact]
+    public void V1_AlpnAndAuthority_NotWritten()
+        => Assert.Equal(
+            "PROXY TCP4 10.0.0.7 10.0.0.1 40000 9900\r\n"u8.ToArray(),
+            ProxyHeaderWriter.HeaderOf(ProxyProtocolVersion.V1, IPEndPoint.Parse("10.0.0.7:40000"), IPEndPoint.Parse("10.0.0.1:9900"), "h2", "a.example"));
+
+    /// <summary>The longest values the parser takes, with IPv6 addresses, fit <see cref="ProxyHeaderWriter.MaxLength"/>.</summary>
+    [Fact]
+    public void V2_LongestTlvs_FitTheMaximum()
+    {
+        var longest = new string('a', ProxyHeaderWriter.MaxTlvText);
+        var header = ProxyHeaderWriter.HeaderOf(ProxyProtocolVersion.V2, IPEndPoint.Parse("[2001:db8::1]:1"), IPEndPoint.Parse("[::1]:2"), longest, longest);
+
+        Assert.Equal(ProxyHeaderWriter.MaxLength, header.Length);
+    }
 }

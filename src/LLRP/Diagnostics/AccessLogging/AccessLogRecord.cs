@@ -39,4 +39,13 @@ internal readonly ref struct AccessLogRecord
 
     /// <summary>Milliseconds from the destination's choice (connect and queue included) to its response head; -1 when none answered.</summary>
     public long UpstreamMs { get; init; }
+
+    /// <summary>The listener accepts the PROXY protocol: the line has the ALPN and authority TLVs of the connection's header.</summary>
+    public bool ProxyProtocol { get; init; }
+
+    /// <summary>The ALPN TLV of the connection's PROXY protocol header; null without.</summary>
+    public string? ProxyAlpn { get; init; }
+
+    /// <summary>The authority TLV of the connection's PROXY protocol header; null without.</summary>
+    public string? ProxyAuthority { get; init; }
 }

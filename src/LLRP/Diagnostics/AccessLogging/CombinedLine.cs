@@ -8,7 +8,9 @@ namespace LLRP.Diagnostics.AccessLogging;
 /// nginx's <c>combined</c> format, then LLRP's fields:
 /// <c>$remote_addr - - [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" route=… destination=… upstream_status=… request_time=… upstream_time=…</c>.
 /// As nginx does, a <c>"</c>, a <c>\</c>, a control byte or a byte past ASCII is written <c>\xHH</c>; in the unquoted
-/// route and destination, a space too. Times are seconds with millisecond resolution.
+/// route and destination, a space too. Times are seconds with millisecond resolution. A listener that accepts the PROXY
+/// protocol adds its header's ALPN and authority TLVs (<c>proxy_protocol_tlv_alpn=… proxy_protocol_tlv_authority=…</c>,
+/// nginx's variable names; <c>-</c> without).
 /// </summary>
 internal static class CombinedLine
 {
@@ -47,6 +49,14 @@ internal static class CombinedLine
         Seconds(output, record.RequestMs);
         Literal(output, " upstream_time="u8);
         Seconds(output, record.UpstreamMs);
+        if (record.ProxyProtocol)
+        {
+            Literal(output, " proxy_protocol_tlv_alpn="u8);
+            Name(output, record.ProxyAlpn);
+            Literal(output, " proxy_protocol_tlv_authority="u8);
+            Name(output, record.ProxyAuthority);
+        }
+
         Literal(output, "\n"u8);
     }
 

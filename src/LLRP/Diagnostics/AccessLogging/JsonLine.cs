@@ -35,6 +35,12 @@ internal static class JsonLine
 
         Seconds(json, "request_time"u8, record.RequestMs);
         Seconds(json, "upstream_time"u8, record.UpstreamMs);
+        if (record.ProxyProtocol)
+        {
+            Name(json, "proxy_protocol_tlv_alpn"u8, record.ProxyAlpn);
+            Name(json, "proxy_protocol_tlv_authority"u8, record.ProxyAuthority);
+        }
+
         json.WriteEndObject();
         json.Flush();
         output.Write("\n"u8);

@@ -7,7 +7,9 @@ namespace LLRP.Diagnostics.AccessLogging;
 /// The access log line of one relayed TCP connection, in the log's format: <c>combined</c> keeps nginx's address and
 /// time, then <c>"TCP"</c> and LLRP's fields
 /// (<c>$remote_addr - - [$time_local] "TCP" route=… destination=… bytes_received=… bytes_sent=… session_time=… end=…</c>);
-/// <c>json</c> has the same fields under nginx's <c>stream</c> variable names, with <c>"protocol":"TCP"</c>.
+/// <c>json</c> has the same fields under nginx's <c>stream</c> variable names, with <c>"protocol":"TCP"</c>. A route that
+/// accepts the PROXY protocol adds its header's ALPN and authority TLVs (<c>proxy_protocol_tlv_alpn=…
+/// proxy_protocol_tlv_authority=…</c>, nginx's variable names; <c>-</c> or null without).
 /// </summary>
 internal static class TcpSessionLine
 {
@@ -28,6 +30,14 @@ internal static class TcpSessionLine
         CombinedLine.Seconds(output, record.SessionMs);
         CombinedLine.Literal(output, " end="u8);
         CombinedLine.Name(output, record.End);
+        if (record.ProxyProtocol)
+        {
+            CombinedLine.Literal(output, " proxy_protocol_tlv_alpn="u8);
+            CombinedLine.Name(output, record.Alpn);
+            CombinedLine.Literal(output, " proxy_protocol_tlv_authority="u8);
+            CombinedLine.Name(output, record.Authority);
+        }
+
         CombinedLine.Literal(output, "\n"u8);
     }
 
@@ -39,21 +49,32 @@ internal static class TcpSessionLine
         json.WriteString("time"u8, record.Time);
         json.WriteString("protocol"u8, "TCP"u8);
         json.WriteString("route"u8, record.Route);
-        if (record.Destination is null)
-        {
-            json.WriteNull("destination"u8);
-        }
-        else
-        {
-            json.WriteString("destination"u8, record.Destination);
-        }
+        NullableString(json, "destination"u8, record.Destination);
 
         json.WriteNumber("bytes_received"u8, record.BytesReceived);
         json.WriteNumber("bytes_sent"u8, record.BytesSent);
         json.WriteNumber("session_time"u8, record.SessionMs / 1000m);
         json.WriteString("end"u8, record.End);
+        if (record.ProxyProtocol)
+        {
+            NullableString(json, "proxy_protocol_tlv_alpn"u8, record.Alpn);
+            NullableString(json, "proxy_protocol_tlv_authority"u8, record.Authority);
+        }
+
         json.WriteEndObject();
         json.Flush();
         output.Write("\n"u8);
+    }
+
+    private static void NullableString(Utf8JsonWriter json, ReadOnlySpan<byte> name, string? value)
+    {
+        if (value is null)
+        {
+            json.WriteNull(name);
+        }
+        else
+        {
+            json.WriteString(name, value);
+        }
     }
 }

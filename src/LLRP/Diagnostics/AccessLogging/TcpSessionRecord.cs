@@ -9,4 +9,9 @@ namespace LLRP.Diagnostics.AccessLogging;
 /// <param name="BytesSent">Bytes relayed to the client.</param>
 /// <param name="SessionMs">Milliseconds from the accept to the close.</param>
 /// <param name="End">How it ended, in one word (<c>closed</c>, <c>client_reset</c>, <c>idle_timeout</c>, …).</param>
-internal readonly record struct TcpSessionRecord(byte[] Client, DateTime Time, string Route, string? Destination, long BytesReceived, long BytesSent, long SessionMs, string End);
+/// <param name="ProxyProtocol">The route accepts the PROXY protocol: the line has the ALPN and authority of its header.</param>
+/// <param name="Alpn">The ALPN TLV of the connection's PROXY protocol header; null without.</param>
+/// <param name="Authority">The authority TLV of the connection's PROXY protocol header; null without.</param>
+internal readonly record struct TcpSessionRecord(
+    byte[] Client, DateTime Time, string Route, string? Destination, long BytesReceived, long BytesSent, long SessionMs, string End,
+    bool ProxyProtocol = false, string? Alpn = null, string? Authority = null);

@@ -12,7 +12,7 @@ internal sealed class SocketsForwarderFactory(ProxyOptions options, IUpstreamCon
     public static BodyLimits ResponseBodyLimitsOf(ProxyOptions options) => new(0, options.MaxChunkLineSize, options.MaxResponseHeadersTotalSize);
 
     public IRequestForwarder Create(ForwarderContext context) => new SocketsForwarder(
-        new UpstreamSession(connector, pool, context.RemoteEndPoint, context.LocalEndPoint),
+        new UpstreamSession(connector, pool, context.RemoteEndPoint, context.LocalEndPoint, context.ProxyHeader),
         new ResponseRelay(context.Response, options.MaxResponseHeadersTotalSize, _responseBodyLimits, options.ResponseHeadersTimeout, context.Upgrades),
         context.Rewriter,
         context.Limits);

@@ -17,7 +17,8 @@ namespace LLRP.Upstream.Sockets;
 /// </summary>
 /// <param name="client">The client's address and port, which a PROXY protocol header carries.</param>
 /// <param name="local">The address and port the client connected to, which the header carries as its destination.</param>
-internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, UpstreamConnectionPool? pool, EndPoint? client, EndPoint? local)
+/// <param name="received">The TLVs of the PROXY protocol header the client connection arrived with, which a v2 header passes on; null for none.</param>
+internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, UpstreamConnectionPool? pool, EndPoint? client, EndPoint? local, ProxyHeaderFeature? received = null)
 {
     /// <summary>The connection of the batch being forwarded; set by <see cref="EnsureAsync"/>.</summary>
     public UpstreamConnection Connection { get; private set; } = null!;
@@ -31,7 +32,7 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
     /// The client whose address the PROXY protocol header of the next new connection carries, and the address it connected
     /// to: an HTTP/2 stream's, as an exchange serves the streams of any client connection in turn.
     /// </summary>
-    public void SpeakFor(EndPoint? streamClient, EndPoint? streamLocal) => (client, local) = (streamClient, streamLocal);
+    public void SpeakFor(EndPoint? streamClient, EndPoint? streamLocal) => (client, local, received) = (streamClient, streamLocal, null);
 
     /// <summary>
     /// Makes <see cref="Connection"/> an open connection to <paramref name="downstream"/>: the one held if still open and
@@ -59,7 +60,7 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
 
         try
         {
-            Connection = await connector.ConnectAsync(destination, shared ? default : ProxyHeaderWriter.HeaderOf(destination.ProxyProtocol, client, local));
+            Connection = await connector.ConnectAsync(destination, shared ? default : ProxyHeaderWriter.HeaderOf(destination.ProxyProtocol, client, local, received?.Alpn, received?.Authority));
             return ForwarderError.None;
         }
         catch (UpstreamException e)
