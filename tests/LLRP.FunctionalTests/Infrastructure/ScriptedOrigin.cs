@@ -65,6 +65,16 @@ public sealed class ScriptedOrigin : IAsyncDisposable
     /// <summary>Starts an origin that reads each connection's first request and closes the connection without a byte of response.</summary>
     public static ScriptedOrigin ClosesWithoutAnswering() => Start(async connection => await connection.ReadRequestAsync());
 
+    /// <summary>
+    /// Starts an origin that reads each connection's first request and never answers: the request stays in flight until
+    /// the proxy closes the connection (or the origin is disposed).
+    /// </summary>
+    public static ScriptedOrigin Holds() => Start(async connection =>
+    {
+        await connection.ReadRequestAsync();
+        await connection.Reader.ReadToEndAsync();
+    });
+
     /// <summary>The only request the origin received; fails the test, naming any handler fault, otherwise.</summary>
     public ReceivedRequest SingleRequest()
     {
