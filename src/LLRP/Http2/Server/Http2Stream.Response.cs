@@ -106,7 +106,7 @@ internal sealed partial class Http2Stream
             var reading = reader.TryRead(out var read);
             var buffer = reading ? read.Buffer : default;
             Task? wait;
-            long sent;
+            bool blocked;
             lock (_output.Sync)
             {
                 if (IsReset || _output.IsClosed || _responseEnded)
@@ -119,9 +119,15 @@ internal sealed partial class Http2Stream
                     return new FlushResult(isCanceled: false, isCompleted: true);
                 }
 
-                sent = WriteFrames(buffer, end, hasTrailers);
+                var sent = WriteFrames(buffer, end, hasTrailers);
                 _output.ScheduleFlush();
-                if (sent < buffer.Length)
+                blocked = sent < buffer.Length;
+                if (reading)
+                {
+                    reader.AdvanceTo(buffer.GetPosition(sent));
+                }
+
+                if (blocked)
                 {
                     wait = (_windowWaiter = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
                     if (_output.SendWindow <= 0)
@@ -135,12 +141,7 @@ internal sealed partial class Http2Stream
                 }
             }
 
-            if (reading)
-            {
-                reader.AdvanceTo(buffer.GetPosition(sent));
-            }
-
-            if (sent == buffer.Length)
+            if (!blocked)
             {
                 if (wait is not null)
                 {
