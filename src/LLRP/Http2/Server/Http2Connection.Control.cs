@@ -22,8 +22,7 @@ internal sealed partial class Http2Connection
     private bool _goAwaySent;
     private int _emptyFrames;
     private int _unansweredControl;
-    private long _resetWindowStart;
-    private int _resetsInWindow;
+    private int _resetCredit;
 
     /// <summary>Our SETTINGS (RFC 9113 §3.4: the server's preface), and the connection window opened to its configured size.</summary>
     private void SendSettings()
@@ -438,18 +437,21 @@ internal sealed partial class Http2Connection
         }
     }
 
-    /// <summary>Streams the client resets per window (CVE-2023-44487, "rapid reset"): past the bound, the connection ends. Under the output's lock.</summary>
+    /// <summary>A stream the client reset takes a credit (CVE-2023-44487, "rapid reset"): with none left, the connection ends. Under the output's lock.</summary>
     private void CountReset()
     {
-        var now = Environment.TickCount64;
-        if (now - _resetWindowStart > ServerLimits.ResetWindowMs)
+        if (--_resetCredit < 0)
         {
-            (_resetWindowStart, _resetsInWindow) = (now, 0);
+            throw Error(Http2ErrorCode.EnhanceYourCalm, "More streams reset by the client than answered (rapid reset)");
         }
+    }
 
-        if (++_resetsInWindow > Limits.MaxResetsPerWindow)
+    /// <summary>A stream answered gives a reset credit back (<see cref="ServerLimits.MaxResetCredit"/>). Under the output's lock.</summary>
+    private void CreditAnsweredStream()
+    {
+        if (_resetCredit < Limits.MaxResetCredit)
         {
-            throw Error(Http2ErrorCode.EnhanceYourCalm, "A flood of streams reset by the client");
+            _resetCredit++;
         }
     }
 

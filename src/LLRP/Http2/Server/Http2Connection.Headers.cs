@@ -122,8 +122,13 @@ internal sealed partial class Http2Connection
             _decoder.Decode(block, default(DiscardingFieldSink));
             if (refused)
             {
-                // RFC 9113 §5.1.2: past SETTINGS_MAX_CONCURRENT_STREAMS, REFUSED_STREAM (the client may retry it).
+                // RFC 9113 §5.1.2: past SETTINGS_MAX_CONCURRENT_STREAMS, REFUSED_STREAM (the client may retry it); a stream
+                // refused is a stream not answered, as one reset (CountReset).
                 StreamError(id, Http2ErrorCode.RefusedStream);
+                lock (_output.Sync)
+                {
+                    CountReset();
+                }
             }
 
             return;

@@ -43,6 +43,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
         _output = new FrameOutput(connection.Transport.Output);
         _decoder = new HpackDecoder(ServerLimits.HeaderTableSize, limits.MaxHeaderListSize);
         _receiveWindow = limits.InitialConnectionWindowSize;
+        _resetCredit = limits.MaxResetCredit;
         ConnectionFeature = new ConnectionEndpoints(connection);
     }
 
@@ -225,6 +226,11 @@ internal sealed partial class Http2Connection : ITrackedConnection
         lock (_output.Sync)
         {
             _streams.Remove(stream.Id);
+            if (!stream.IsReset)
+            {
+                CreditAnsweredStream();
+            }
+
             if (_streams.Count == 0)
             {
                 OnLastStreamEnded();

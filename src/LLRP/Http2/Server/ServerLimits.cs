@@ -21,13 +21,12 @@ internal sealed record ServerLimits(
     public const int HeaderTableSize = 4096;
 
     /// <summary>
-    /// Streams a client may reset (or have refused) per <see cref="ResetWindowMs"/> before the connection is closed with
-    /// ENHANCE_YOUR_CALM (the "rapid reset" attack, CVE-2023-44487): generous for a client cancelling its own calls, far
-    /// below a flood's rate.
+    /// Streams a client may reset (or have refused) before it has had as many answered (the "rapid reset" attack,
+    /// CVE-2023-44487): each reset or refused stream takes a credit, each stream answered gives one back, up to this many;
+    /// with none left the connection is closed with ENHANCE_YOUR_CALM. Counted in streams, not time, so a busy machine
+    /// changes nothing.
     /// </summary>
-    public int MaxResetsPerWindow => Math.Max(200, 2 * MaxConcurrentStreams);
-
-    public const long ResetWindowMs = 1_000;
+    public int MaxResetCredit => Math.Max(200, 2 * MaxConcurrentStreams);
 
     /// <summary>Control frames a client may have waiting for our answer (SETTINGS ACK, PING ACK) before it is a flood.</summary>
     public const int MaxPendingControlAnswers = 10_000;
