@@ -183,6 +183,73 @@ public sealed class Http2ConnectionTests
         Assert.Empty(origin.Requests);
     }
 
+    // RFC 9113 §6.4, §6.9: RST_STREAM and WINDOW_UPDATE are 4 bytes long; another length is a connection error of type
+    // FRAME_SIZE_ERROR.
+    [Theory]
+    [MemberData(nameof(FixedLengthFrames))]
+    public async Task FixedLengthFrame_WrongLength_FrameSizeError(string server, byte type)
+    {
+        await using var origin = ScriptedOrigin.Holds();
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url);
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+        await wire.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", proxy.Authority, "/held"));
+
+        await wire.SendFrameAsync(type, 0, type == Http2Wire.RstStream ? 1 : 0, [0, 0, 1]);
+
+        await wire.ExpectConnectionErrorAsync(Http2Wire.FrameSizeError);
+    }
+
+    public static TheoryData<string, byte> FixedLengthFrames => Http2Servers.Cross(Http2Wire.RstStream, Http2Wire.WindowUpdate);
+
+    // RFC 9113 §6.3: a PRIORITY frame not 5 bytes long is a stream error of type FRAME_SIZE_ERROR (a connection error
+    // ends the stream too).
+    [Theory]
+    [MemberData(nameof(Http2Servers.All), MemberType = typeof(Http2Servers))]
+    public async Task Priority_WrongLength_FrameSizeError(string server)
+    {
+        await using var origin = ScriptedOrigin.Holds();
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url);
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+        await wire.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", proxy.Authority, "/held"));
+
+        await wire.SendFrameAsync(Http2Wire.Priority, 0, 1, [0, 0, 0, 0]);
+        var outcome = await wire.ReadStreamAsync(1);
+
+        Assert.Null(outcome.Status);
+        Assert.Equal(Http2Wire.FrameSizeError, outcome.ResetError ?? outcome.GoAwayError);
+    }
+
+    // RFC 9113 §6.8: GOAWAY on a stream is a connection error of type PROTOCOL_ERROR.
+    [Theory]
+    [MemberData(nameof(Http2Servers.All), MemberType = typeof(Http2Servers))]
+    public async Task GoAway_OnStream_ProtocolError(string server)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url);
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+
+        await wire.SendFrameAsync(Http2Wire.GoAway, 0, 1, new byte[8]);
+
+        await wire.ExpectConnectionErrorAsync(Http2Wire.ProtocolError);
+    }
+
+    // RFC 9113 §6.9.2: a SETTINGS_INITIAL_WINDOW_SIZE change that takes an open stream's window past 2^31-1 is a
+    // connection error of type FLOW_CONTROL_ERROR.
+    [Theory]
+    [MemberData(nameof(Http2Servers.All), MemberType = typeof(Http2Servers))]
+    public async Task Settings_InitialWindowSizeChangeOverflowsStreamWindow_FlowControlError(string server)
+    {
+        await using var origin = ScriptedOrigin.Holds();
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url);
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+        await wire.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", proxy.Authority, "/held"));
+
+        await wire.SendWindowUpdateAsync(1, int.MaxValue - 65_535);
+        await wire.SendSettingsAsync((Http2Wire.InitialWindowSize, 65_536));
+
+        await wire.ExpectConnectionErrorAsync(Http2Wire.FlowControlError);
+    }
+
     // RFC 9113 §5.5, §4.1: frames of an unknown type are ignored, on the connection and on a stream.
     [Theory]
     [MemberData(nameof(Http2Servers.All), MemberType = typeof(Http2Servers))]
@@ -269,7 +336,7 @@ public sealed class Http2ConnectionTests
     {
         var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var origin = HeldUntil(release.Task);
-        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url, "shutdownTimeoutMs=8000");
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url, "shutdownTimeoutMs=30000");
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
         await wire.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", proxy.Authority, "/held"));
         await Deadline.UntilAsync(() => origin.Requests.Count == 1, "The held request reaching the origin");

@@ -90,6 +90,54 @@ public sealed class Http2StreamStateTests
         Assert.Equal(["/five"], origin.Requests.Select(request => request.Target));
     }
 
+    // RFC 9113 §5.1: on a stream half-closed (remote) by END_STREAM, DATA or HEADERS is a stream error of type
+    // STREAM_CLOSED (a connection error ends the stream too); nothing more is forwarded.
+    [Theory]
+    [MemberData(nameof(AfterEndStream))]
+    public async Task FrameAfterEndStream_StreamClosed(string server, byte type)
+    {
+        await using var origin = ScriptedOrigin.Holds();
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url);
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+        await wire.SendHeadersAsync(1, endStream: false, Http2Wire.Request("POST", proxy.Authority, "/held", ("content-length", "4")));
+        await wire.SendDataAsync(1, "body"u8.ToArray(), endStream: true);
+
+        if (type == Http2Wire.Data)
+        {
+            await wire.SendDataAsync(1, "more"u8.ToArray(), endStream: true);
+        }
+        else
+        {
+            await wire.SendHeadersAsync(1, endStream: true, ("x-trailer", "1"));
+        }
+
+        var outcome = await wire.ReadStreamAsync(1);
+
+        Assert.Null(outcome.Status);
+        Assert.Equal(Http2Wire.StreamClosed, outcome.ResetError ?? outcome.GoAwayError);
+        Assert.DoesNotContain(origin.Connections, connection => Encoding.Latin1.GetString(connection.Reader.Received).Contains("more", StringComparison.Ordinal));
+    }
+
+    public static TheoryData<string, byte> AfterEndStream => Http2Servers.Cross(Http2Wire.Data, Http2Wire.Headers);
+
+    // RFC 9113 §6.1: DATA on a closed stream (its response complete) is a stream error of type STREAM_CLOSED, or (§5.1)
+    // a connection error of that type.
+    [Theory]
+    [MemberData(nameof(Http2Servers.All), MemberType = typeof(Http2Servers))]
+    public async Task Data_OnClosedStream_StreamClosed(string server)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url);
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+        await wire.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", proxy.Authority, "/"));
+        Assert.Equal(200, (await wire.ReadStreamAsync(1)).Status);
+
+        await wire.SendDataAsync(1, "late"u8.ToArray(), endStream: true);
+        var outcome = await wire.ReadStreamAsync(1);
+
+        Assert.Equal(Http2Wire.StreamClosed, outcome.ResetError ?? outcome.GoAwayError);
+    }
+
     // RFC 9113 §5.1 and §6.4: once the client reset a stream, the server sends nothing more on it, and the connection
     // goes on serving other streams. The PING round trip (§6.7) proves the reset was processed before the origin goes on.
     [Theory]

@@ -185,7 +185,10 @@ public sealed class Http2Wire : IAsyncDisposable
     /// <summary>Resets a stream with CANCEL (0x8), as a client that gives up does.</summary>
     public Task SendResetAsync(int streamId) => SendResetAsync(streamId, Cancel);
 
-    public async Task SendFrameAsync(byte type, byte flags, int streamId, byte[] payload)
+    public Task SendFrameAsync(byte type, byte flags, int streamId, byte[] payload) => SendRawAsync(FrameBytes(type, flags, streamId, payload));
+
+    /// <summary>A whole frame (RFC 9113 §4.1): its 9-byte header, then <paramref name="payload"/>.</summary>
+    public static byte[] FrameBytes(byte type, byte flags, int streamId, byte[] payload)
     {
         var frame = new byte[9 + payload.Length];
         frame[0] = (byte)(payload.Length >> 16);
@@ -195,7 +198,35 @@ public sealed class Http2Wire : IAsyncDisposable
         frame[4] = flags;
         BinaryPrimitives.WriteInt32BigEndian(frame.AsSpan(5), streamId);
         payload.CopyTo(frame, 9);
-        await SendRawAsync(frame);
+        return frame;
+    }
+
+    /// <summary>
+    /// Sends <paramref name="frame"/> again and again, in writes of about 64 KB, until <paramref name="totalBytes"/> are sent
+    /// or the server ends the connection; true when it ended it (a send failed: closed or reset). A send the server does
+    /// not take within <see cref="Deadline.Io"/> fails the test.
+    /// </summary>
+    public async Task<bool> FloodAsync(byte[] frame, long totalBytes)
+    {
+        var batch = new byte[Math.Max(1, 65_536 / frame.Length) * frame.Length];
+        for (var offset = 0; offset < batch.Length; offset += frame.Length)
+        {
+            frame.CopyTo(batch, offset);
+        }
+
+        for (long sent = 0; sent < totalBytes; sent += batch.Length)
+        {
+            try
+            {
+                await SendRawAsync(batch);
+            }
+            catch (IOException)
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     public Task SendRawAsync(byte[] bytes) => Deadline.RunAsync(token => _stream.WriteAsync(bytes, token), "An HTTP/2 send");
