@@ -89,4 +89,34 @@ public sealed class OwnServerHardeningTests
         Assert.Equal(200, next.Status);
         Assert.Equal("/next", origin.SingleRequest().Target);
     }
+
+    // The keep-alive timeout of HTTP/1.1 (timeouts.keepAliveMs) holds for a connection with no stream open: it ends with a
+    // graceful GOAWAY (RFC 9113 §6.8, NO_ERROR) naming the last stream answered.
+    [Fact]
+    public async Task IdlePastKeepAliveTimeout_GoAwayNoError()
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, OwnServer, "timeouts.keepAliveMs=500");
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+
+        await wire.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", proxy.Authority, "/"));
+        Assert.Equal(200, (await wire.ReadStreamAsync(1)).Status);
+
+        Assert.Equal(1, await wire.ExpectConnectionErrorAsync(Http2Wire.NoError));
+    }
+
+    // The request headers timeout of HTTP/1.1 (timeouts.requestHeadersMs) bounds a header block left open (HEADERS without
+    // END_HEADERS, no CONTINUATION): the connection ends with GOAWAY, and nothing reaches the origin.
+    [Fact]
+    public async Task HeaderBlockLeftOpen_ConnectionEndsAtRequestHeadersTimeout()
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, OwnServer, "timeouts.requestHeadersMs=500");
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+
+        await wire.SendFrameAsync(Http2Wire.Headers, 0, 1, Http2Wire.FieldBlock(Http2Wire.Request("GET", proxy.Authority, "/")));
+
+        Assert.Equal(0, await wire.ExpectConnectionErrorAsync(Http2Wire.NoError));
+        Assert.Empty(origin.Requests);
+    }
 }
