@@ -329,7 +329,8 @@ public sealed class Http2ConnectionTests
         Assert.Equal("ok", outcome.Body.ToString());
     }
 
-    // RFC 9113 §6.8: a server that stops sends GOAWAY (NO_ERROR) and lets the streams it already took complete.
+    // RFC 9113 §6.8: a server that stops sends GOAWAY (NO_ERROR) and lets the streams it already took complete; once the
+    // client, told, closes its connection, the proxy has stopped.
     [Theory]
     [MemberData(nameof(Http2Servers.All), MemberType = typeof(Http2Servers))]
     public async Task GracefulStop_GoAwayThenOpenStreamCompletes(string server)
@@ -358,6 +359,7 @@ public sealed class Http2ConnectionTests
 
         Assert.Equal(200, outcome.Status);
         Assert.Equal("ok", outcome.Body.ToString());
+        await wire.DisposeAsync();
         await stopping.WaitAsync(Deadline.Io);
     }
 

@@ -73,7 +73,7 @@ public sealed class Http2RequestValidationTests
         Assert.Empty(origin.Requests);
     }
 
-    public static TheoryData<string, (string, string)> ContentLengthMismatches => Http2Servers.Cross(("10", "short"), ("2", "too long"), ("0", "x"));
+    public static TheoryData<string, (string, string)> ContentLengthMismatches => Http2Servers.Cross(("10", "short"), ("2", "too long"));
 
     // RFC 9113 §8.1: trailers are a HEADERS frame that ends the stream and carries no pseudo-header; one without
     // END_STREAM, or with a pseudo-header, makes the request malformed: a stream error of type PROTOCOL_ERROR.

@@ -16,7 +16,7 @@ public sealed class Http2Wire : IAsyncDisposable
     public const byte EndStream = 0x1, EndHeaders = 0x4, Ack = 0x1, Padded = 0x8, PriorityFlag = 0x20;
 
     /// <summary>Error codes (RFC 9113 §7).</summary>
-    public const int NoError = 0x0, ProtocolError = 0x1, FlowControlError = 0x3, StreamClosed = 0x5, FrameSizeError = 0x6, RefusedStream = 0x7, Cancel = 0x8, CompressionError = 0x9, EnhanceYourCalm = 0xb;
+    public const int NoError = 0x0, ProtocolError = 0x1, FlowControlError = 0x3, StreamClosed = 0x5, FrameSizeError = 0x6, RefusedStream = 0x7, Cancel = 0x8, CompressionError = 0x9;
 
     /// <summary>SETTINGS parameters (RFC 9113 §6.5.2).</summary>
     public const ushort HeaderTableSize = 0x1, EnablePush = 0x2, MaxConcurrentStreams = 0x3, InitialWindowSize = 0x4, MaxFrameSize = 0x5;
