@@ -52,11 +52,15 @@ internal sealed class HpackDecoder
             }
             else if ((first & 0xC0) == 0x40)
             {
-                // RFC 7541 §6.2.1: literal header field with incremental indexing; a name taken from the dynamic table
-                // is copied first, since adding the entry may move or evict it (§4.4).
-                name = ReadName(block, ref position, 6, copyDynamic: true);
+                // RFC 7541 §6.2.1: literal header field with incremental indexing. Adding may overwrite an evicted
+                // entry whose name this one took (§4.4), so the sink gets the new entry's copy.
+                name = ReadName(block, ref position, 6);
                 value = ReadString(block, ref position);
-                DynamicTable.Add(name, value);
+                if (DynamicTable.Add(name, value))
+                {
+                    name = DynamicTable.Name(1);
+                    value = DynamicTable.Value(1);
+                }
             }
             else if ((first & 0xE0) == 0x20)
             {
@@ -66,7 +70,7 @@ internal sealed class HpackDecoder
             else
             {
                 // RFC 7541 §6.2.2 (0000) and §6.2.3 (0001, never indexed): literal header field without indexing.
-                name = ReadName(block, ref position, 4, copyDynamic: false);
+                name = ReadName(block, ref position, 4);
                 value = ReadString(block, ref position);
             }
 
@@ -105,24 +109,10 @@ internal sealed class HpackDecoder
     }
 
     /// <summary>RFC 7541 §6.2: a name index in the first byte's prefix, or 0 and a string literal name after it.</summary>
-    private ReadOnlySpan<byte> ReadName(ReadOnlySpan<byte> block, scoped ref int position, int prefixBits, bool copyDynamic)
+    private ReadOnlySpan<byte> ReadName(ReadOnlySpan<byte> block, scoped ref int position, int prefixBits)
     {
         var index = HpackInteger.Read(block, ref position, prefixBits);
-        if (index == 0)
-        {
-            return ReadString(block, ref position);
-        }
-
-        var name = Name(index);
-        if (!copyDynamic || index <= HpackStaticTable.Count)
-        {
-            return name;
-        }
-
-        var copy = Reserve(name.Length);
-        name.CopyTo(copy);
-        _buffered += name.Length;
-        return copy;
+        return index == 0 ? ReadString(block, ref position) : Name(index);
     }
 
     /// <summary>RFC 7541 §5.2: a string literal: the Huffman flag, a 7-bit prefix length, the bytes.</summary>

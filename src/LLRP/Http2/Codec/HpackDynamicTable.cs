@@ -2,10 +2,11 @@ namespace LLRP.Http2.Codec;
 
 /// <summary>
 /// The HPACK dynamic table (RFC 7541 §2.3.2, §4): entries first in, first out, index 1 the newest. Names and values
-/// live in one byte buffer, appended one entry after another; when the next entry does not fit at the end, the live
-/// entries (one contiguous run) move to the front. The buffer holds twice the size limit, so a move happens at most
-/// once per limit's worth of bytes added, and an entry is always contiguous. Entries are offsets into it, kept in a
-/// ring: no allocation per entry.
+/// live in a ring of bytes twice the size limit, each entry contiguous: when the next entry does not fit before the
+/// ring's end, it goes to the start. That never overwrites a live entry: at that moment the live entries take at most
+/// the limit minus the new entry's size, and end past twice the limit minus the new entry's length, so they start past
+/// the limit; the bytes written from the start reach the limit only once every one of them is evicted. Entries are
+/// offsets into the ring, kept in a ring of their own: no allocation per entry, no bytes moved.
 /// </summary>
 internal sealed class HpackDynamicTable
 {
@@ -53,23 +54,24 @@ internal sealed class HpackDynamicTable
     }
 
     /// <summary>
-    /// RFC 7541 §4.4: adds an entry, evicting the oldest until it fits; an entry larger than the maximum size empties
-    /// the table instead. <paramref name="name"/> and <paramref name="value"/> must not point into this table.
+    /// RFC 7541 §4.4: adds an entry, evicting the oldest until it fits, and returns true; an entry larger than the
+    /// maximum size empties the table instead (false). <paramref name="name"/> may be an entry's name in this table,
+    /// even one the addition evicts (§4.4): it is copied before anything else is written.
     /// </summary>
-    public void Add(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
+    public bool Add(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
     {
         var entrySize = name.Length + value.Length + EntryOverhead;
         if (entrySize > MaxSize)
         {
             EvictUntil(0);
-            return;
+            return false;
         }
 
         EvictUntil(MaxSize - entrySize);
         var length = name.Length + value.Length;
         if (_end + length > _bytes.Length)
         {
-            MoveToFront();
+            _end = 0;
         }
 
         name.CopyTo(_bytes.AsSpan(_end));
@@ -78,6 +80,7 @@ internal sealed class HpackDynamicTable
         _end += length;
         Count++;
         Size += entrySize;
+        return true;
     }
 
     /// <summary>RFC 7541 §4.3: a new maximum size evicts the oldest entries until the table fits in it.</summary>
@@ -113,19 +116,5 @@ internal sealed class HpackDynamicTable
             _oldest = 0;
             _end = 0;
         }
-    }
-
-    /// <summary>Moves the live entries, one contiguous run from the oldest to <see cref="_end"/>, to the buffer's start.</summary>
-    private void MoveToFront()
-    {
-        var start = _entries[_oldest].Offset;
-        _bytes.AsSpan(start, _end - start).CopyTo(_bytes);
-        for (var i = 0; i < Count; i++)
-        {
-            ref var entry = ref _entries[(_oldest + i) % _entries.Length];
-            entry.Offset -= start;
-        }
-
-        _end -= start;
     }
 }
