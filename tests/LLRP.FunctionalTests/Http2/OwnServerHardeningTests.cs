@@ -10,6 +10,9 @@ namespace LLRP.FunctionalTests.Http2;
 /// </summary>
 public sealed class OwnServerHardeningTests
 {
+    /// <summary>RFC 9113 §7: ENHANCE_YOUR_CALM.</summary>
+    private const int EnhanceYourCalm = 0xb;
+
     private static string OwnServer => Http2Servers.Mode(Http2Servers.Llrp, LlrpModes.RawPooled);
 
     // RFC 9113 §10.5 and CVE-2023-44487 ("rapid reset"): streams opened and reset at once, never answered, take the
@@ -29,7 +32,7 @@ public sealed class OwnServerHardeningTests
             await wire.SendResetAsync(id);
         }
 
-        await wire.ExpectConnectionErrorAsync(Http2Wire.EnhanceYourCalm);
+        await wire.ExpectConnectionErrorAsync(EnhanceYourCalm);
     }
 
     // RFC 9113 §10.5: empty DATA frames without END_STREAM carry nothing and cost the server a frame each: past 100 in a
@@ -47,7 +50,7 @@ public sealed class OwnServerHardeningTests
             await wire.SendDataAsync(1, [], endStream: false);
         }
 
-        await wire.ExpectConnectionErrorAsync(Http2Wire.EnhanceYourCalm);
+        await wire.ExpectConnectionErrorAsync(EnhanceYourCalm);
     }
 
     // RFC 9113 §6.10 and §10.5.1: a header block is bounded by the header list size the server announced; one that goes on
@@ -67,7 +70,7 @@ public sealed class OwnServerHardeningTests
             await wire.SendFrameAsync(Http2Wire.Continuation, 0, 1, junk);
         }
 
-        await wire.ExpectConnectionErrorAsync(Http2Wire.EnhanceYourCalm);
+        await wire.ExpectConnectionErrorAsync(EnhanceYourCalm);
         Assert.Empty(origin.Requests);
     }
 
