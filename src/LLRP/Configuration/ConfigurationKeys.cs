@@ -66,6 +66,7 @@ public static class ConfigurationKeys
     public const string Http2MaxFrameSize = "limits.http2.maxFrameSize";
     public const string Http2InitialConnectionWindowSize = "limits.http2.initialConnectionWindowSize";
     public const string Http2InitialStreamWindowSize = "limits.http2.initialStreamWindowSize";
+    public const string Http2Server = "http2.server";
     public const string AcceptProxyProtocol = "proxyProtocol.accept";
     public const string ProxyProtocolTrustedNetworks = "proxyProtocol.trustedNetworks";
     public const string ProxyProtocolTimeoutMs = "proxyProtocol.timeoutMs";

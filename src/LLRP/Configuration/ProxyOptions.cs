@@ -240,6 +240,12 @@ public sealed record ProxyOptions
     /// </summary>
     public int AccessLogBufferSize { get; init; } = 1024 * 1024;
 
+    /// <summary>
+    /// Key <c>http2.server</c>: which HTTP/2 server decodes the proxy listeners' HTTP/2 connections: Kestrel's (the
+    /// default) or LLRP's own (<see cref="Http2ServerKind.Llrp"/>); both hand their request streams to the same front end.
+    /// </summary>
+    public Http2ServerKind Http2Server { get; init; } = Http2ServerKind.Kestrel;
+
     /// <summary>Keys <c>limits.http2.*</c>: the HTTP/2 front end's limits (<see cref="Http2Settings"/>).</summary>
     public Http2Settings Http2 { get; init; } = Http2Settings.Default;
 

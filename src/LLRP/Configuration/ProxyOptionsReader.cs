@@ -91,6 +91,7 @@ public static class ProxyOptionsReader
             AccessLogFormat = ReadAccessLogFormat(configuration, defaults.AccessLogFormat),
             AccessLogBufferSize = ReadInt(configuration, ConfigurationKeys.AccessLogBufferSize, defaults.AccessLogBufferSize, 4096),
             Http2 = Http2SettingsReader.Read(configuration),
+            Http2Server = ReadHttp2Server(configuration, defaults.Http2Server),
             AcceptProxyProtocol = ReadProxyProtocolAcceptance(configuration),
             Routing = RoutingOptions.Unread,
         };
@@ -472,6 +473,18 @@ public static class ProxyOptionsReader
                 ? TransportKind.Epoll
                 : throw new ProxyConfigurationException(ConfigurationKeys.Transport, value, "sockets (epoll runs on Linux only)"),
             _ => throw new ProxyConfigurationException(ConfigurationKeys.Transport, value, "sockets, epoll"),
+        };
+    }
+
+    private static Http2ServerKind ReadHttp2Server(IConfiguration configuration, Http2ServerKind defaultValue)
+    {
+        var value = Value(configuration, ConfigurationKeys.Http2Server);
+        return value?.Trim().ToLowerInvariant() switch
+        {
+            null or "" => defaultValue,
+            "kestrel" => Http2ServerKind.Kestrel,
+            "llrp" => Http2ServerKind.Llrp,
+            _ => throw new ProxyConfigurationException(ConfigurationKeys.Http2Server, value, "kestrel, llrp"),
         };
     }
 

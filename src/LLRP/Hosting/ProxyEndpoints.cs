@@ -3,6 +3,7 @@ using System.Security.Cryptography.X509Certificates;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Http2;
+using LLRP.Http2.Server;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Hosting;
@@ -39,7 +40,7 @@ internal static class ProxyEndpoints
                 listen.Use(ProxyHeaderAcceptance.Middleware(acceptance, listen.ApplicationServices.GetRequiredService<ProxyHeaderRefusals>()));
             }
 
-            Configure(listen, certificate, options.RequestHeadersTimeout);
+            Configure(listen, certificate, options.RequestHeadersTimeout, options.Http2Server);
         });
 
     /// <summary>Binds each of the <c>;</c>-separated <paramref name="urls"/> as Kestrel binds its own, configured by <paramref name="configure"/>.</summary>
@@ -73,7 +74,7 @@ internal static class ProxyEndpoints
     /// <c>http/1.1</c>), then the choice of front end (<see cref="ProtocolSelection"/>): HTTP/1.1 to the proxy's own
     /// session, HTTP/2 on to Kestrel's HTTP server, the terminal middleware Kestrel adds to every listener.
     /// </summary>
-    private static void Configure(ListenOptions listen, X509Certificate2? certificate, TimeSpan firstBytesTimeout)
+    private static void Configure(ListenOptions listen, X509Certificate2? certificate, TimeSpan firstBytesTimeout, Http2ServerKind http2Server)
     {
         listen.Protocols = certificate is null ? HttpProtocols.Http2 : HttpProtocols.Http1AndHttp2;
         if (certificate is not null)
@@ -87,6 +88,7 @@ internal static class ProxyEndpoints
         }
 
         var http1 = ActivatorUtilities.GetServiceOrCreateInstance<ProxyConnectionHandler>(listen.ApplicationServices);
-        listen.Use(ProtocolSelection.Middleware(http1, certificate is not null, firstBytesTimeout));
+        var ownServer = http2Server == Http2ServerKind.Llrp ? listen.ApplicationServices.GetRequiredService<Http2Server>() : null;
+        listen.Use(ProtocolSelection.Middleware(http1, certificate is not null, firstBytesTimeout, ownServer));
     }
 }

@@ -2,6 +2,7 @@ using LLRP.Configuration;
 using LLRP.Diagnostics;
 using LLRP.Diagnostics.AccessLogging;
 using LLRP.Http2;
+using LLRP.Http2.Server;
 using LLRP.Proxy;
 using LLRP.Upstream;
 using LLRP.Routing;
@@ -50,6 +51,7 @@ internal static class ProxyServiceCollectionExtensions
             provider.GetRequiredService<HttpMessageInvoker>(),
             provider.GetService<AccessLogWriter>(),
             PooledStreamExchanges(provider, options)));
+        services.AddSingleton<Http2Server>();
 
         if (options.Mode == ProxyMode.Raw)
         {

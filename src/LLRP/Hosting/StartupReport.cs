@@ -181,6 +181,7 @@ public static class StartupReport
             (K.AccessLogFormat, options.AccessLogFormat == AccessLogFormat.Json ? "json" : "combined"),
             (K.AccessLogBufferSize, Number(options.AccessLogBufferSize)));
         Http2(text, options.Http2, PooledStreamExchange.Serves(options));
+        Line(text, (K.Http2Server, options.Http2Server == Http2ServerKind.Llrp ? "llrp" : "kestrel"));
         Tls(text, options);
         AcceptedProxyProtocol(text, options.AcceptProxyProtocol);
         return text.ToString().TrimEnd();

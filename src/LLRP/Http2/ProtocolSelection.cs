@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Net.Security;
+using LLRP.Http2.Server;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core.Features;
@@ -24,7 +25,8 @@ internal static class ProtocolSelection
     /// <param name="http1">The HTTP/1.1 front end.</param>
     /// <param name="tls">The listener runs TLS before this middleware: the protocol is the one ALPN chose.</param>
     /// <param name="firstBytesTimeout">How long a clear-text client may take to send enough bytes to tell (the request head's timeout); then it is HTTP/1.1's.</param>
-    public static Func<ConnectionDelegate, ConnectionDelegate> Middleware(ProxyConnectionHandler http1, bool tls, TimeSpan firstBytesTimeout) => next => async connection =>
+    /// <param name="ownServer">LLRP's own HTTP/2 server (<c>http2.server=llrp</c>), which then runs HTTP/2 connections instead of Kestrel's; null for Kestrel's.</param>
+    public static Func<ConnectionDelegate, ConnectionDelegate> Middleware(ProxyConnectionHandler http1, bool tls, TimeSpan firstBytesTimeout, Http2Server? ownServer = null) => next => async connection =>
     {
         // Counted against limits.maxClientConnections whichever protocol it speaks, and refused at once when over it.
         if (!http1.TryEnter())
@@ -41,6 +43,12 @@ internal static class ProtocolSelection
             if (!http2)
             {
                 await http1.RunSessionAsync(connection);
+                return;
+            }
+
+            if (ownServer is not null)
+            {
+                await ownServer.RunAsync(connection, tls);
                 return;
             }
 

@@ -12,7 +12,7 @@ namespace LLRP.FunctionalTests.AccessLog;
 public sealed class Http2AccessLogTests
 {
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task Combined_OneLinePerStream_ProtocolHttp2(string mode)
     {
         using var log = new AccessLogFile();
@@ -34,7 +34,7 @@ public sealed class Http2AccessLogTests
     }
 
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task Unrouted_404LineWithoutRouteOrUpstream(string mode)
     {
         using var log = new AccessLogFile();
@@ -56,7 +56,7 @@ public sealed class Http2AccessLogTests
     }
 
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task Json_SameFieldsAsHttp1(string mode)
     {
         using var log = new AccessLogFile();

@@ -20,7 +20,7 @@ public sealed class Http2ForwardingTests : IDisposable
 
     // RFC 9113 §3.3 (prior knowledge) and RFC 9110 §7.6.3: an HTTP/2 answer, and the origin told who asked, over which scheme, through whom.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task PriorKnowledge_Http2AnswerCarryingForwardedFields(string mode)
     {
         await using var proxied = await ProxiedDownstream.StartAsync(mode);
@@ -40,7 +40,7 @@ public sealed class Http2ForwardingTests : IDisposable
 
     // RFC 9113 §3.2: over TLS, h2 is chosen by ALPN; the origin hears https.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task Tls_AlpnH2_Http2AnswerWithForwardedProtoHttps(string mode)
     {
         await using var proxied = await ProxiedDownstream.StartAsync(mode, TestHosts.HttpsListener(_certificate));
@@ -66,7 +66,7 @@ public sealed class Http2ForwardingTests : IDisposable
 
     // Both front ends on one port at once: HTTP/1.1 on LLRP's own session, HTTP/2 on Kestrel's server.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task Http11AndHttp2Clients_OnOnePortAtOnce(string mode)
     {
         await using var proxied = await ProxiedDownstream.StartAsync(mode);
@@ -89,7 +89,7 @@ public sealed class Http2ForwardingTests : IDisposable
     // RFC 9110 §7.6: each stream is forwarded with its own fields, target and response, though streams one after another
     // reuse the same buffers and caches.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task StreamsOneAfterAnother_EachWithItsOwnFields(string mode)
     {
         await using var proxied = await ProxiedDownstream.StartAsync(mode);
@@ -114,7 +114,7 @@ public sealed class Http2ForwardingTests : IDisposable
 
     // A request body is streamed to the origin and the response streamed back, byte for byte.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task PostBody_EchoedWhole(string mode)
     {
         await using var proxied = await ProxiedDownstream.StartAsync(mode);
@@ -130,7 +130,7 @@ public sealed class Http2ForwardingTests : IDisposable
 
     // RFC 9110 §6.5: trailers an HTTP/1.1 origin sends after its chunked body reach the HTTP/2 client as trailers.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task ResponseTrailers_Relayed(string mode)
     {
         await using var origin = ScriptedOrigin.Respond("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: grpc-status\r\n\r\n2\r\nok\r\n0\r\ngrpc-status: 0\r\nx-checksum: 42\r\n\r\n");
@@ -146,7 +146,7 @@ public sealed class Http2ForwardingTests : IDisposable
 
     // RFC 9113 §8.1: a response the destination breaks off after it started cannot look complete: the stream is reset.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task OriginFailsMidBody_StreamReset(string mode)
     {
         await using var origin = ScriptedOrigin.Start(async connection =>
@@ -171,7 +171,7 @@ public sealed class Http2ForwardingTests : IDisposable
 
     // Before a response started, a destination that cannot be reached is a 502, as on HTTP/1.1.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task DestinationUnreachable_502(string mode)
     {
         await using var proxy = await TestHosts.StartProxyAsync($"http://127.0.0.1:{LoopbackPort.Closed()}", mode);
@@ -185,7 +185,7 @@ public sealed class Http2ForwardingTests : IDisposable
 
     // gRPC over HTTP/2 ("Responses"): a call that fails before any response is a trailers-only response with grpc-status 14 (UNAVAILABLE).
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task DestinationUnreachable_GrpcCallGetsStatus14(string mode)
     {
         await using var proxy = await TestHosts.StartProxyAsync($"http://127.0.0.1:{LoopbackPort.Closed()}", mode);
@@ -206,11 +206,12 @@ public sealed class Http2ForwardingTests : IDisposable
     }
 
     // The admin endpoints share the application's pipeline, but a proxy port's HTTP/2 request is the proxy's: forwarded, never answered by them.
-    [Fact]
-    public async Task AdminPaths_NotReachableThroughProxyPort()
+    [Theory]
+    [MemberData(nameof(Http2Servers.All), MemberType = typeof(Http2Servers))]
+    public async Task AdminPaths_NotReachableThroughProxyPort(string server)
     {
         await using var origin = ScriptedOrigin.Respond("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\norigin");
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled, "admin.urls=http://127.0.0.1:0");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, Http2Servers.Mode(server, LlrpModes.RawPooled), "admin.urls=http://127.0.0.1:0");
         using var client = Http2Clients.Create();
 
         foreach (var path in new[] { "/metrics", "/healthz" })

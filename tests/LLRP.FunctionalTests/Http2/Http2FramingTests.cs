@@ -12,19 +12,32 @@ public sealed class Http2FramingTests
     private const int ProtocolError = 0x1;
     private const int RefusedStream = 0x7;
 
+    /// <summary>The connection-specific fields of RFC 9113 §8.2.2, on every HTTP/2 server.</summary>
+    public static TheoryData<string, string, string> ConnectionSpecificFields
+    {
+        get
+        {
+            var data = new TheoryData<string, string, string>();
+            foreach (var server in Http2Servers.All)
+            {
+                foreach (var (name, value) in new[] { ("connection", "keep-alive"), ("keep-alive", "timeout=5"), ("proxy-connection", "keep-alive"), ("transfer-encoding", "chunked"), ("upgrade", "websocket"), ("te", "gzip") })
+                {
+                    data.Add(server, name, value);
+                }
+            }
+
+            return data;
+        }
+    }
+
     // RFC 9113 §8.2.2: connection-specific fields make a request malformed; §8.1.1: a malformed request is a stream error
     // (PROTOCOL_ERROR) and is never forwarded. Kestrel refuses `connection` with a connection error, which also ends the stream.
     [Theory]
-    [InlineData("connection", "keep-alive")]
-    [InlineData("keep-alive", "timeout=5")]
-    [InlineData("proxy-connection", "keep-alive")]
-    [InlineData("transfer-encoding", "chunked")]
-    [InlineData("upgrade", "websocket")]
-    [InlineData("te", "gzip")]
-    public async Task ConnectionSpecificField_ProtocolErrorNotForwarded(string name, string value)
+    [MemberData(nameof(ConnectionSpecificFields))]
+    public async Task ConnectionSpecificField_ProtocolErrorNotForwarded(string server, string name, string value)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, Http2Servers.Mode(server, LlrpModes.RawPooled));
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
 
         await wire.SendHeadersAsync(1, endStream: true, Get("/", proxy.Authority, (name, value)));
@@ -53,14 +66,37 @@ public sealed class Http2FramingTests
         Assert.DoesNotContain("b.test", forwarded.ToString());
     }
 
-    // RFC 9113 §8.5 and RFC 8441: LLRP tunnels nothing over HTTP/2, so CONNECT (extended or not) is refused with 501.
+    // RFC 9113 §8.3.1: "A server SHOULD treat a request as malformed if it contains a Host header field that identifies an
+    // entity that differs from the entity in the :authority pseudo-header field"; LLRP's own server answers it 400, as
+    // HTTP/1.1 answers two different Host fields (RFC 9112 §3.2), and forwards nothing. An agreeing Host passes.
     [Theory]
-    [InlineData(false)]
-    [InlineData(true)]
-    public async Task Connect_Refused501(bool extended)
+    [InlineData("b.test", 400)]
+    [InlineData("a.test", 200)]
+    public async Task OwnServer_AuthorityAndHost_400WhenTheyDisagree(string host, int status)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, Http2Servers.Mode(Http2Servers.Llrp, LlrpModes.RawPooled));
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+
+        await wire.SendHeadersAsync(1, endStream: true, Get("/", "a.test", ("host", host)));
+        var outcome = await wire.ReadStreamAsync(1);
+
+        Assert.Equal(status, outcome.Status);
+        Assert.Equal(status == 200 ? 1 : 0, origin.Requests.Count);
+    }
+
+    // RFC 9113 §8.5 and RFC 8441: LLRP tunnels nothing over HTTP/2, so CONNECT (extended or not) is refused with 501.
+    // LLRP's own server never sends SETTINGS_ENABLE_CONNECT_PROTOCOL, so to it an extended CONNECT's :protocol is an unknown
+    // pseudo-header field: the request is malformed (RFC 8441 §3, RFC 9113 §8.3), a stream error of type PROTOCOL_ERROR.
+    [Theory]
+    [InlineData(Http2Servers.Kestrel, false)]
+    [InlineData(Http2Servers.Kestrel, true)]
+    [InlineData(Http2Servers.Llrp, false)]
+    [InlineData(Http2Servers.Llrp, true)]
+    public async Task Connect_Refused501(string server, bool extended)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, Http2Servers.Mode(server, LlrpModes.RawPooled));
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
 
         (string, string)[] fields = extended
@@ -69,14 +105,23 @@ public sealed class Http2FramingTests
         await wire.SendHeadersAsync(1, endStream: false, fields);
         var outcome = await wire.ReadStreamAsync(1);
 
-        Assert.Equal(501, outcome.Status);
+        if (extended && server == Http2Servers.Llrp)
+        {
+            Assert.Null(outcome.Status);
+            Assert.Equal(ProtocolError, outcome.ResetError);
+        }
+        else
+        {
+            Assert.Equal(501, outcome.Status);
+        }
+
         Assert.Empty(origin.Requests);
     }
 
     // RFC 9113 §8.1 and §6.4: a client that resets its stream mid-body cancels the request upstream: the origin's
     // connection ends before the body does, and the proxy goes on serving the client's other streams.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task ClientResetMidBody_UpstreamRequestCancelled(string mode)
     {
         var upstreamEnded = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -106,8 +151,9 @@ public sealed class Http2FramingTests
 
     // RFC 9113 §5.1.2: the server's SETTINGS_MAX_CONCURRENT_STREAMS (limits.http2.maxConcurrentStreams) bounds a flood:
     // streams past it are refused (REFUSED_STREAM), never forwarded.
-    [Fact]
-    public async Task StreamFlood_BoundedByMaxConcurrentStreams()
+    [Theory]
+    [MemberData(nameof(Http2Servers.All), MemberType = typeof(Http2Servers))]
+    public async Task StreamFlood_BoundedByMaxConcurrentStreams(string server)
     {
         const int max = 4, sent = 12;
         var held = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -119,7 +165,7 @@ public sealed class Http2FramingTests
             await held.Task;
             await connection.SendAsync(ScriptedOrigin.Ok);
         });
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled, $"limits.http2.maxConcurrentStreams={max}");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, Http2Servers.Mode(server, LlrpModes.RawPooled), $"limits.http2.maxConcurrentStreams={max}");
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
         Assert.Equal((uint)max, wire.ServerSettings[0x3]);
 

@@ -12,7 +12,7 @@ public sealed class Http2InterimResponseTests
 {
     // RFC 9110 §15.2: a client must be able to parse any number of 1xx before the final response; the final one is the answer.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task InterimResponses_Dropped_FinalResponseReachesHttp2Client_Rfc9110_15_2(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(

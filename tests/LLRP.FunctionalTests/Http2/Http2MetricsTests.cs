@@ -7,7 +7,7 @@ namespace LLRP.FunctionalTests.Http2;
 public sealed class Http2MetricsTests
 {
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task Requests_TaggedProtocolVersion2(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);

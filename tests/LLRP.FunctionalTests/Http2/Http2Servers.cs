@@ -10,7 +10,27 @@ public static class Http2Servers
 {
     public const string Kestrel = "kestrel";
 
-    public static TheoryData<string> All => new(Kestrel);
+    public const string Llrp = "llrp";
+
+    /// <summary>What joins a configuration of <see cref="LlrpModes"/> and a server in one theory value (<see cref="Mode"/>).</summary>
+    public const char Separator = '@';
+
+    public static TheoryData<string> All => new(Kestrel, Llrp);
+
+    /// <summary>Every configuration of <see cref="LlrpModes.Every"/> on every server, each as one mode name (<see cref="Mode"/>).</summary>
+    public static TheoryData<string> Modes => new(OnEvery(LlrpModes.Every));
+
+    /// <summary>Each configuration of <paramref name="modes"/> on every server, as mode names (<see cref="Mode"/>).</summary>
+    public static string[] OnEvery(IEnumerable<string> modes) => [.. modes.SelectMany(mode => new[] { Kestrel, Llrp }.Select(server => Mode(server, mode)))];
+
+    /// <summary>
+    /// Configuration <paramref name="mode"/> of <see cref="LlrpModes"/> on HTTP/2 server <paramref name="server"/>, as a
+    /// mode name <see cref="LlrpModes.Settings"/> reads: Kestrel's keeps the bare name, another adds <c>@server</c>.
+    /// </summary>
+    public static string Mode(string server, string mode) => server == Kestrel ? mode : $"{mode}{Separator}{server}";
+
+    /// <summary>The server of a mode name made by <see cref="Mode"/>.</summary>
+    public static string ServerOf(string mode) => mode.IndexOf(Separator) is var at and >= 0 ? mode[(at + 1)..] : Kestrel;
 
     /// <summary>Every server of <see cref="All"/> crossed with every value of <paramref name="values"/>.</summary>
     public static TheoryData<string, T> Cross<T>(params T[] values)

@@ -11,10 +11,13 @@ namespace LLRP.FunctionalTests.Http2;
 /// </summary>
 public sealed class Http2ToHttp11FramingTests
 {
+    /// <summary>Raw mode's pooled strategy over each transport, on every HTTP/2 server.</summary>
+    public static TheoryData<string> PooledModes => new(Http2Servers.OnEvery([LlrpModes.RawPooled, LlrpModes.RawPooledEpoll]));
+
     // RFC 9113 §8.1.1 and RFC 9112 §7.1: an HTTP/2 request body without content-length reaches an HTTP/1.1 origin
     // chunked, whole, and the origin's answer comes back.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task BodyWithoutLength_SentChunked(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(request => $"HTTP/1.1 200 OK\r\nContent-Length: {request.Body.Length}\r\n\r\n{request.BodyText}");
@@ -37,8 +40,7 @@ public sealed class Http2ToHttp11FramingTests
     // chunk (its trailer section read too), a Content-Length body after its length: each response ends at its
     // boundary, so the next stream is answered on the same upstream connection, never with the previous one's bytes.
     [Theory]
-    [InlineData(LlrpModes.RawPooled)]
-    [InlineData(LlrpModes.RawPooledEpoll)]
+    [MemberData(nameof(PooledModes))]
     public async Task SuccessiveStreams_EachAnsweredAtItsBoundary_OnOneUpstreamConnection(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(request => request.Target switch
@@ -69,7 +71,7 @@ public sealed class Http2ToHttp11FramingTests
     // RFC 9112 §9.6 and §6.3: a destination that closes after a response without framing (close-delimited) ends that
     // body; the connection is not reused and the next stream is answered over a new one.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task CloseDelimitedResponse_RelayedWhole_NextStreamOnNewConnection(string mode)
     {
         await using var origin = ScriptedOrigin.Start(async connection =>
@@ -91,7 +93,7 @@ public sealed class Http2ToHttp11FramingTests
     // RFC 9112 §9.3.1 and RFC 9110 §9.2.2: a kept connection the destination closes after reading the next request,
     // without a byte of answer, did not process it: a GET is written again on a new connection and answered, not a 502.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task KeptConnectionClosedUnanswered_GetAnsweredOverNewConnection(string mode)
     {
         await using var origin = ScriptedOrigin.Start(async connection =>
@@ -123,7 +125,7 @@ public sealed class Http2ToHttp11FramingTests
     // RFC 9110 §15.6.5: a destination that sends no response head within timeouts.responseHeadersMs is a 504 for the
     // HTTP/2 client, and the connection it holds is closed, never given to another request.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task NoResponseHeadInTime_504(string mode)
     {
         await using var origin = ScriptedOrigin.Start(async connection =>
@@ -142,7 +144,7 @@ public sealed class Http2ToHttp11FramingTests
 
     // RFC 9110 §15.6.3: a destination that closes without answering is a 502 for the HTTP/2 client, as for HTTP/1.1.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task OriginClosesWithoutAnswering_502(string mode)
     {
         await using var origin = ScriptedOrigin.ClosesWithoutAnswering();

@@ -14,7 +14,7 @@ public sealed class TrailerRelayTests
 {
     /// <summary>Raw mode's pooled strategy over each transport, with and without <c>te: trailers</c> in the request.</summary>
     public static TheoryData<string, bool> PooledModesWithTe
-        => LlrpModes.Cross([LlrpModes.RawPooled, .. LlrpModes.RawOverEpoll.Where(mode => mode == LlrpModes.RawPooledEpoll)], false, true);
+        => LlrpModes.Cross(Http2Servers.OnEvery([LlrpModes.RawPooled, .. LlrpModes.RawOverEpoll.Where(mode => mode == LlrpModes.RawPooledEpoll)]), false, true);
 
     private const string ChunkedWithTrailers =
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: x-checksum\r\n\r\n2\r\nok\r\n0\r\nx-checksum: 42\r\nContent-Type: text/trailer\r\nSet-Cookie: a=b\r\n\r\n";
@@ -22,7 +22,7 @@ public sealed class TrailerRelayTests
     // RFC 9110 §6.5.1: framing, authentication and content-format fields have no meaning in a trailer section; the
     // others reach the HTTP/2 client as trailers.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task ResponseTrailers_FieldsNotAllowedInTrailersDropped_Rfc9110_6_5_1(string mode)
     {
         await using var origin = ScriptedOrigin.Respond(ChunkedWithTrailers);
@@ -86,7 +86,7 @@ public sealed class TrailerRelayTests
     // RFC 9113 §8.1: over HttpClient (an HTTP/2 cluster, in every mode) a request's trailers cannot be sent on
     // (HttpRequestMessage has none): the request still reaches the origin whole, without them, and is answered.
     [Theory]
-    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task RequestTrailers_ToHttp2Cluster_DroppedRequestForwardedWhole_Rfc9113_8_1(string mode)
     {
         await using var origin = await HostedApp.StartAsync(DownstreamHost.Build(["--urls=http://127.0.0.1:0", "--Kestrel:EndpointDefaults:Protocols=Http2"]));

@@ -39,8 +39,16 @@ public static class LlrpModes
 
     public static TheoryData<string> Raw => new(RawOnly);
 
-    /// <summary>The proxy settings (<c>key=value</c>) of configuration <paramref name="mode"/>.</summary>
-    public static string[] Settings(string mode) => mode switch
+    /// <summary>
+    /// The proxy settings (<c>key=value</c>) of configuration <paramref name="mode"/>, and of the HTTP/2 server it names
+    /// after <see cref="Http2.Http2Servers.Separator"/> (<see cref="Http2.Http2Servers.Mode"/>).
+    /// </summary>
+    public static string[] Settings(string mode)
+        => mode.IndexOf(Http2.Http2Servers.Separator) is var at and >= 0
+            ? [.. Settings(mode[..at]), .. Http2.Http2Servers.Settings(mode[(at + 1)..])]
+            : ModeSettings(mode);
+
+    private static string[] ModeSettings(string mode) => mode switch
     {
         RawPerClient => ["mode=raw", "upstreamConnections=perClient"],
         RawPooled => ["mode=raw", "upstreamConnections=pooled"],
@@ -54,7 +62,7 @@ public static class LlrpModes
         _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, "Not a configuration of LlrpModes."),
     };
 
-    public static bool IsRaw(string mode) => RawOnly.Contains(mode);
+    public static bool IsRaw(string mode) => RawOnly.Contains(mode.Split(Http2.Http2Servers.Separator)[0]);
 
     /// <summary>
     /// Most times one request reaches one destination that closes without answering: once in raw mode; in the modes over

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Text;
+using LLRP.FunctionalTests.Http2;
 using LLRP.FunctionalTests.Infrastructure;
 using LLRP.FunctionalTests.Tcp;
 
@@ -12,7 +13,7 @@ namespace LLRP.FunctionalTests.ProxyProtocol;
 /// </summary>
 public sealed class ProxyHeaderHttp2StreamTests
 {
-    public static TheoryData<string> RawModes => LlrpModes.Raw;
+    public static TheoryData<string> RawModes => new(Http2Servers.OnEvery(LlrpModes.RawOnly));
 
     [Theory]
     [MemberData(nameof(RawModes))]

@@ -1,0 +1,42 @@
+namespace LLRP.Http2.Server;
+
+/// <summary>The rules of RFC 9113 §8.2 on one request field, over its bytes.</summary>
+internal static class FieldRules
+{
+    /// <summary>§8.2.1: a field name is lowercase, with no character outside a token (RFC 9110 §5.1) and no whitespace.</summary>
+    public static bool IsValidName(ReadOnlySpan<byte> name)
+    {
+        if (name.IsEmpty)
+        {
+            return false;
+        }
+
+        foreach (var b in name)
+        {
+            if (b is >= (byte)'A' and <= (byte)'Z' || b <= 0x20 || b >= 0x7f || b is (byte)'(' or (byte)')' or (byte)',' or (byte)'/'
+                or (byte)':' or (byte)';' or (byte)'<' or (byte)'=' or (byte)'>' or (byte)'?' or (byte)'@' or (byte)'[' or (byte)'\\'
+                or (byte)']' or (byte)'{' or (byte)'}' or (byte)'"')
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>§8.2.1: a field value has no NUL, CR or LF, and no leading or trailing space or tab.</summary>
+    public static bool IsValidValue(ReadOnlySpan<byte> value)
+    {
+        if (value.IndexOfAny((byte)0, (byte)'\r', (byte)'\n') >= 0)
+        {
+            return false;
+        }
+
+        return value.IsEmpty || (value[0] is not ((byte)' ' or (byte)'\t') && value[^1] is not ((byte)' ' or (byte)'\t'));
+    }
+
+    /// <summary>§8.2.2: fields that are connection-specific make a request malformed (<c>te</c> is checked on its value).</summary>
+    public static bool IsConnectionSpecific(ReadOnlySpan<byte> name)
+        => name.SequenceEqual("connection"u8) || name.SequenceEqual("keep-alive"u8) || name.SequenceEqual("proxy-connection"u8)
+           || name.SequenceEqual("transfer-encoding"u8) || name.SequenceEqual("upgrade"u8);
+}

@@ -1,0 +1,324 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using LLRP.Http2.Codec;
+using LLRP.Proxy;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Http.Features;
+
+namespace LLRP.Http2.Server;
+
+/// <summary>
+/// One HTTP/2 client connection on LLRP's own server (RFC 9113): one read loop parses every frame of each read and
+/// applies it (this file: the loop, the stream table, the end; the frames in the other parts), request streams run on
+/// the thread pool (<see cref="Http2Stream"/>), and every frame leaves through the one <see cref="FrameOutput"/>,
+/// flushed once per batch. The idle and header deadlines and shutdown come from <see cref="ClientConnectionTracker"/>.
+/// </summary>
+internal sealed partial class Http2Connection : ITrackedConnection
+{
+    private static ReadOnlySpan<byte> Preface => "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"u8;
+
+    private readonly ConnectionContext _connection;
+    private readonly ClientConnectionTracker _tracker;
+    private readonly PipeReader _input;
+    private readonly FrameOutput _output;
+    private readonly HpackDecoder _decoder;
+    private readonly Dictionary<int, Http2Stream> _streams = [];
+    private readonly Stack<Http2Stream> _pool = new();
+    private readonly RecentStreamIds _recentlyReset = new();
+    private readonly ConnectionDeadline _deadline = new();
+    private readonly long _started = Environment.TickCount64;
+    private TaskCompletionSource? _streamsEnded;
+    private bool _closed;
+    private bool _stopping;
+    private bool _goAwayReceived;
+
+    public Http2Connection(ConnectionContext connection, Http2FrontEnd frontEnd, ServerLimits limits, ClientConnectionTracker tracker, bool tls)
+    {
+        _connection = connection;
+        _tracker = tracker;
+        FrontEnd = frontEnd;
+        Limits = limits;
+        IsTls = tls;
+        _input = connection.Transport.Input;
+        _output = new FrameOutput(connection.Transport.Output);
+        _decoder = new HpackDecoder(ServerLimits.HeaderTableSize, limits.MaxHeaderListSize);
+        _receiveWindow = limits.InitialConnectionWindowSize;
+        _resetCredit = limits.MaxResetCredit;
+        ConnectionFeature = new ConnectionEndpoints(connection);
+    }
+
+    public Http2FrontEnd FrontEnd { get; }
+
+    public ServerLimits Limits { get; }
+
+    public bool IsTls { get; }
+
+    public IHttpConnectionFeature ConnectionFeature { get; }
+
+    /// <summary>The client's SETTINGS_MAX_FRAME_SIZE (RFC 9113 §6.5.2). Under the output's lock.</summary>
+    public int PeerMaxFrameSize { get; private set; } = Configuration.Http2Settings.MinFrameSize;
+
+    public async Task RunAsync()
+    {
+        _tracker.Add(this);
+        try
+        {
+            SendSettings();
+            await ReadFramesAsync();
+        }
+        catch (Http2ConnectionException e)
+        {
+            GoAway(e.Code);
+        }
+        catch (HpackDecodingException)
+        {
+            GoAway(Http2ErrorCode.CompressionError);
+        }
+        catch (Exception e) when (e is IOException or ConnectionResetException or ConnectionAbortedException or OperationCanceledException)
+        {
+            // The client went away.
+        }
+        finally
+        {
+            _tracker.Remove(this);
+            await EndAsync();
+        }
+    }
+
+    private async Task ReadFramesAsync()
+    {
+        var prefaceRead = false;
+        while (true)
+        {
+            WaitForClient();
+            var result = await _input.ReadAsync();
+            var buffer = result.Buffer;
+            if (!_deadline.TakeBack())
+            {
+                // Idle past the keep-alive timeout, a head not finished within the request headers timeout, or stopping.
+                GoAway(Http2ErrorCode.NoError);
+                return;
+            }
+
+            try
+            {
+                if (!prefaceRead)
+                {
+                    if (buffer.Length < Preface.Length)
+                    {
+                        if (result.IsCompleted || !buffer.IsEmpty && !StartsLikePreface(buffer))
+                        {
+                            throw new Http2ConnectionException(Http2ErrorCode.ProtocolError, "Not the HTTP/2 connection preface (RFC 9113 §3.4)");
+                        }
+
+                        continue;
+                    }
+
+                    if (!StartsLikePreface(buffer))
+                    {
+                        throw new Http2ConnectionException(Http2ErrorCode.ProtocolError, "Not the HTTP/2 connection preface (RFC 9113 §3.4)");
+                    }
+
+                    buffer = buffer.Slice(Preface.Length);
+                    prefaceRead = true;
+                }
+
+                while (TryReadFrame(ref buffer, out var header, out var payload))
+                {
+                    OnFrame(header, payload);
+                }
+            }
+            finally
+            {
+                _input.AdvanceTo(buffer.Start, buffer.End);
+            }
+
+            if (result.IsCompleted || IsDrained())
+            {
+                return;
+            }
+        }
+    }
+
+    private static bool StartsLikePreface(in ReadOnlySequence<byte> buffer)
+    {
+        Span<byte> start = stackalloc byte[Preface.Length];
+        var length = (int)Math.Min(buffer.Length, Preface.Length);
+        buffer.Slice(0, length).CopyTo(start);
+        return start[..length].SequenceEqual(Preface[..length]);
+    }
+
+    /// <summary>Splits off the next whole frame; false when the buffer holds less (RFC 9113 §4.1, §4.2).</summary>
+    private bool TryReadFrame(ref ReadOnlySequence<byte> buffer, out FrameHeader header, out ReadOnlySequence<byte> payload)
+    {
+        payload = default;
+        if (!FrameHeader.TryRead(buffer, out header))
+        {
+            return false;
+        }
+
+        if (header.Length > Limits.MaxFrameSize)
+        {
+            throw new Http2ConnectionException(Http2ErrorCode.FrameSizeError, "A frame larger than SETTINGS_MAX_FRAME_SIZE (RFC 9113 §4.2)");
+        }
+
+        if (buffer.Length < FrameHeader.Size + header.Length)
+        {
+            return false;
+        }
+
+        payload = buffer.Slice(FrameHeader.Size, header.Length);
+        buffer = buffer.Slice(payload.End);
+        return true;
+    }
+
+    /// <summary>
+    /// Sets what the read loop may wait for the client: a head being received or the client's first SETTINGS within the
+    /// request headers timeout; with no stream open, the keep-alive timeout; else no limit.
+    /// </summary>
+    private void WaitForClient()
+    {
+        lock (_output.Sync)
+        {
+            var now = Environment.TickCount64;
+            _deadline.WaitUntil(
+                _headerStreamId != 0 ? _headerBlockStarted + Limits.RequestHeadersTimeoutMs
+                : !_settingsReceived ? _started + Limits.RequestHeadersTimeoutMs
+                : _streams.Count == 0 ? now + Limits.KeepAliveTimeoutMs
+                : long.MaxValue);
+        }
+    }
+
+    /// <summary>After GOAWAY either way, the connection ends once its last stream has.</summary>
+    private bool IsDrained()
+    {
+        lock (_output.Sync)
+        {
+            return (_stopping || _goAwayReceived) && _streams.Count == 0;
+        }
+    }
+
+    public void OnHeartbeat(long now)
+    {
+        if (_deadline.TryClaim(now))
+        {
+            _input.CancelPendingRead();
+        }
+    }
+
+    /// <summary>Graceful stop (RFC 9113 §6.8): GOAWAY with the last stream taken; those finish, then the connection closes.</summary>
+    public void OnStopping()
+    {
+        lock (_output.Sync)
+        {
+            _stopping = true;
+            WriteGoAway(Http2ErrorCode.NoError);
+            if (_streams.Count == 0 && _deadline.TryClaim(now: null))
+            {
+                _input.CancelPendingRead();
+            }
+        }
+    }
+
+    /// <summary>A stream's task ended: the stream leaves the table and goes back to the pool.</summary>
+    public void OnStreamEnded(Http2Stream stream)
+    {
+        lock (_output.Sync)
+        {
+            _streams.Remove(stream.Id);
+            if (!stream.IsReset)
+            {
+                CreditAnsweredStream();
+            }
+
+            if (_streams.Count == 0)
+            {
+                OnLastStreamEnded();
+            }
+        }
+
+        stream.Recycle();
+        lock (_output.Sync)
+        {
+            if (!_closed && _pool.Count < Limits.MaxConcurrentStreams)
+            {
+                _pool.Push(stream);
+            }
+        }
+    }
+
+    /// <summary>No stream is left: the connection ends if it is closing or draining, else its keep-alive timeout runs. Under the output's lock.</summary>
+    private void OnLastStreamEnded()
+    {
+        if (_closed)
+        {
+            _streamsEnded?.TrySetResult();
+        }
+        else if (_stopping || _goAwayReceived)
+        {
+            _input.CancelPendingRead();
+        }
+        else
+        {
+            _deadline.WaitUntil(Environment.TickCount64 + Limits.KeepAliveTimeoutMs);
+        }
+    }
+
+    /// <summary>We reset stream <paramref name="id"/>: frames the client sent before it knew are ignored. Under the output's lock.</summary>
+    public void OnResetByServer(int id) => _recentlyReset.Add(id);
+
+    /// <summary>Sends GOAWAY once (RFC 9113 §6.8), naming the last stream taken. Under the output's lock.</summary>
+    private void WriteGoAway(Http2ErrorCode code)
+    {
+        if (_goAwaySent || _output.IsClosed)
+        {
+            return;
+        }
+
+        _goAwaySent = true;
+        FrameWriter.WriteGoAway(_output.Writer, _lastStreamId, code, ReadOnlySpan<byte>.Empty);
+        _output.ScheduleFlush();
+    }
+
+    private void GoAway(Http2ErrorCode code)
+    {
+        lock (_output.Sync)
+        {
+            if (code != Http2ErrorCode.NoError)
+            {
+                // A connection error replaces a graceful GOAWAY sent before it.
+                _goAwaySent = false;
+            }
+
+            WriteGoAway(code);
+        }
+    }
+
+    /// <summary>Aborts the streams still open, waits for their tasks, and flushes and completes the output.</summary>
+    private async Task EndAsync()
+    {
+        Task? streamsEnded = null;
+        lock (_output.Sync)
+        {
+            _closed = true;
+            foreach (var stream in _streams.Values)
+            {
+                stream.OnClientReset(new ConnectionAbortedException("The HTTP/2 connection ended."));
+            }
+
+            _output.Close();
+            if (_streams.Count > 0)
+            {
+                streamsEnded = (_streamsEnded = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+            }
+        }
+
+        if (streamsEnded is not null)
+        {
+            await streamsEnded;
+        }
+
+        await _output.CompleteAsync();
+        await _input.CompleteAsync();
+    }
+}

@@ -1,0 +1,279 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Text;
+using LLRP.Http2.Codec;
+using Microsoft.AspNetCore.Http;
+
+namespace LLRP.Http2.Server;
+
+/// <summary>The request side: its fields as decoded and checked (RFC 9113 §8.2, §8.3), its body as it arrives (§8.1, §6.9).</summary>
+internal sealed partial class Http2Stream
+{
+    private readonly Pipe _requestBody;
+    private readonly RequestBodyReader _bodyReader;
+    private readonly Stream _requestStream;
+    private readonly FieldStrings _strings = new();
+    private readonly HeaderDictionary _requestHeaders = new();
+    private readonly HeaderDictionary _requestTrailers = new();
+
+    private string _method = "";
+    private string _scheme = "";
+    private string? _authority;
+    private string _rawTarget = "";
+    private string? _path;
+    private string? _queryString;
+    private bool _regularFieldSeen;
+    private bool _hasPath;
+    private bool _hasScheme;
+    private int _fieldCount;
+    private long? _declaredLength;
+    private long _bodyReceived;
+    private int _receiveWindow;
+    private int _unannouncedConsumed;
+    private volatile bool _trailersAvailable;
+
+    /// <summary>What makes the decoded request unusable, if anything.</summary>
+    public RequestFault Fault { get; private set; }
+
+    /// <summary>Adds one decoded field of the request's head (RFC 9113 §8.3: pseudo-header fields first, then the rest).</summary>
+    public void AddField(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
+    {
+        if (Fault != RequestFault.None)
+        {
+            return;
+        }
+
+        if (name.Length > 0 && name[0] == (byte)':')
+        {
+            AddPseudoField(name, value);
+            return;
+        }
+
+        _regularFieldSeen = true;
+        if (!CheckField(name, value))
+        {
+            return;
+        }
+
+        var key = FieldStrings.Intern(name);
+        var text = _strings.Value(key, value);
+        if (name.SequenceEqual("content-length"u8))
+        {
+            if (!long.TryParse(value, System.Globalization.NumberStyles.None, null, out var length) || (_declaredLength is { } declared && declared != length))
+            {
+                Fault = RequestFault.Malformed;
+                return;
+            }
+
+            _declaredLength = length;
+        }
+
+        if (name.SequenceEqual("cookie"u8) && _requestHeaders.TryGetValue(key, out var cookies))
+        {
+            // RFC 9113 §8.2.3: cookie pairs sent as separate fields are joined with "; " before HTTP/1.1 sees them.
+            _requestHeaders[key] = cookies + "; " + text;
+            return;
+        }
+
+        _requestHeaders.Append(key, text);
+    }
+
+    /// <summary>Adds one decoded field of the request's trailers (RFC 9113 §8.1: no pseudo-header field there).</summary>
+    public void AddTrailer(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
+    {
+        if (Fault != RequestFault.None)
+        {
+            return;
+        }
+
+        if ((name.Length > 0 && name[0] == (byte)':') || !CheckField(name, value))
+        {
+            Fault = RequestFault.Malformed;
+            return;
+        }
+
+        _requestTrailers.Append(FieldStrings.Intern(name), Encoding.Latin1.GetString(value));
+    }
+
+    /// <summary>Checks the whole head once decoded (RFC 9113 §8.3.1) and puts <c>:authority</c> where HTTP/1.1 has it.</summary>
+    /// <param name="tls">The connection runs over TLS: <c>:scheme</c> must say <c>https</c>, else <c>http</c> (as Kestrel checks).</param>
+    /// <param name="tooLarge">The header list was over its limit (RFC 9113 §6.5.2).</param>
+    /// <param name="selfDependent">The HEADERS frame made the stream depend on itself (RFC 9113 §5.3.1).</param>
+    public void EndFields(bool tls, bool tooLarge, bool selfDependent)
+    {
+        if (selfDependent)
+        {
+            Fault = RequestFault.Malformed;
+        }
+
+        if (tooLarge && Fault == RequestFault.None)
+        {
+            Fault = RequestFault.TooLarge;
+        }
+
+        if (Fault != RequestFault.None)
+        {
+            return;
+        }
+
+        var connect = _method == HttpMethods.Connect;
+        if (_method.Length == 0 || (connect ? _hasScheme || _hasPath || _authority is null : !_hasScheme || !_hasPath || _rawTarget.Length == 0)
+            || (_hasScheme && _scheme != (tls ? "https" : "http"))
+            || (RequestEnded && _declaredLength is > 0))
+        {
+            Fault = RequestFault.Malformed;
+            return;
+        }
+
+        if (_authority is not null)
+        {
+            // RFC 9113 §8.3.1: :authority and Host must agree; a Host that disagrees stays beside it, and the HTTP/1.1
+            // parser that reads the rendered head answers two different Host fields with 400 (RFC 9112 §3.2).
+            if (!_requestHeaders.TryGetValue("host", out var host))
+            {
+                _requestHeaders["host"] = _authority;
+            }
+            else if (!string.Equals(host, _authority, StringComparison.OrdinalIgnoreCase))
+            {
+                _requestHeaders["host"] = new Microsoft.Extensions.Primitives.StringValues([_authority, host.ToString()]);
+            }
+        }
+    }
+
+    private void AddPseudoField(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
+    {
+        if (_regularFieldSeen || !FieldRules.IsValidValue(value))
+        {
+            Fault = RequestFault.Malformed;
+            return;
+        }
+
+        if (name.SequenceEqual(":method"u8) && _method.Length == 0 && value.Length > 0)
+        {
+            _method = FieldStrings.Intern(value);
+        }
+        else if (name.SequenceEqual(":scheme"u8) && !_hasScheme)
+        {
+            (_scheme, _hasScheme) = (FieldStrings.Intern(value), true);
+        }
+        else if (name.SequenceEqual(":path"u8) && !_hasPath)
+        {
+            (_rawTarget, _hasPath) = (_strings.Value(":path", value), true);
+        }
+        else if (name.SequenceEqual(":authority"u8) && _authority is null)
+        {
+            _authority = _strings.Value(":authority", value);
+        }
+        else
+        {
+            // A pseudo-header field repeated, or one this server does not know (RFC 9113 §8.3): :protocol (RFC 8441) too,
+            // since SETTINGS_ENABLE_CONNECT_PROTOCOL is never sent.
+            Fault = RequestFault.Malformed;
+        }
+    }
+
+    private bool CheckField(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
+    {
+        if (!FieldRules.IsValidName(name) || !FieldRules.IsValidValue(value) || FieldRules.IsConnectionSpecific(name)
+            || (name.SequenceEqual("te"u8) && !value.SequenceEqual("trailers"u8)))
+        {
+            Fault = RequestFault.Malformed;
+            return false;
+        }
+
+        var limits = _connection.Limits;
+        if (name.Length + value.Length > limits.MaxHeaderFieldSize || ++_fieldCount > limits.MaxHeaderCount)
+        {
+            Fault = RequestFault.TooLarge;
+            return false;
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// A DATA frame of the stream (RFC 9113 §6.1): <paramref name="data"/> without padding, <paramref name="flowLength"/>
+    /// the whole payload as flow control counts it. Under the output's lock.
+    /// </summary>
+    /// <returns>The stream error to reset it with, or <see cref="Http2ErrorCode.NoError"/>.</returns>
+    /// <exception cref="Http2ConnectionException">The client sent past the stream's window (§6.9.1).</exception>
+    public Http2ErrorCode OnData(in ReadOnlySequence<byte> data, int flowLength, bool endStream)
+    {
+        if (flowLength > _receiveWindow)
+        {
+            throw new Http2ConnectionException(Http2ErrorCode.FlowControlError, "DATA past the stream's flow-control window");
+        }
+
+        _receiveWindow -= flowLength;
+        _bodyReceived += data.Length;
+        if (_declaredLength is { } declared && (_bodyReceived > declared || (endStream && _bodyReceived != declared)))
+        {
+            // RFC 9113 §8.1.1: a body longer or shorter than its content-length makes the request malformed.
+            return Http2ErrorCode.ProtocolError;
+        }
+
+        // Padding never reaches the application: its share of the window comes back with the next update.
+        _unannouncedConsumed += flowLength - (int)data.Length;
+        var writer = _requestBody.Writer;
+        foreach (var segment in data)
+        {
+            writer.Write(segment.Span);
+        }
+
+        _ = writer.FlushAsync();
+        if (endStream)
+        {
+            RequestEnded = true;
+            _trailersAvailable = true;
+            writer.Complete();
+        }
+
+        return Http2ErrorCode.NoError;
+    }
+
+    /// <summary>The trailers ended the request (decoded with <see cref="AddTrailer"/>). Under the output's lock.</summary>
+    public Http2ErrorCode OnTrailers()
+    {
+        if (Fault != RequestFault.None || (_declaredLength is { } declared && _bodyReceived != declared))
+        {
+            return Http2ErrorCode.ProtocolError;
+        }
+
+        RequestEnded = true;
+        _trailersAvailable = true;
+        _requestBody.Writer.Complete();
+        return Http2ErrorCode.NoError;
+    }
+
+    /// <summary>The application consumed <paramref name="count"/> body bytes: once half the window is used, the client may send as much again (§6.9).</summary>
+    public void OnBodyConsumed(long count)
+    {
+        if (count == 0)
+        {
+            return;
+        }
+
+        lock (_output.Sync)
+        {
+            _unannouncedConsumed += (int)count;
+            if (RequestEnded || IsReset || _output.IsClosed || _unannouncedConsumed < _connection.Limits.InitialStreamWindowSize / 2)
+            {
+                return;
+            }
+
+            FrameWriter.WriteWindowUpdate(_output.Writer, Id, _unannouncedConsumed);
+            _receiveWindow += _unannouncedConsumed;
+            _unannouncedConsumed = 0;
+            _output.ScheduleFlush();
+        }
+    }
+
+    private void ResetRequest()
+    {
+        _requestHeaders.Clear();
+        _requestTrailers.Clear();
+        (_method, _scheme, _authority, _rawTarget, _path, _queryString) = ("", "", null, "", null, null);
+        (_regularFieldSeen, _hasPath, _hasScheme, _fieldCount, _declaredLength, _bodyReceived) = (false, false, false, 0, null, 0);
+        (_unannouncedConsumed, _trailersAvailable, Fault) = (0, false, RequestFault.None);
+    }
+}

@@ -1,0 +1,186 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using LLRP.Http2.Codec;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
+
+namespace LLRP.Http2.Server;
+
+/// <summary>
+/// One request stream of an <see cref="Http2Connection"/> (RFC 9113 §5.1), and the <see cref="HttpContext"/> the front
+/// end gets for it: the stream implements the request and response features itself, over a small pipe for the request
+/// body and another for response bytes not yet sent. The read loop opens it and feeds it (<see cref="OnData"/>,
+/// <see cref="OnClientReset"/>, <see cref="OnWindowUpdate"/>); its own task, on the thread pool, runs the front end
+/// and sends the response. Both sides meet under the connection output's lock. Pooled per connection and reset between
+/// streams (<see cref="Recycle"/>).
+/// </summary>
+internal sealed partial class Http2Stream : IThreadPoolWorkItem
+{
+    private static readonly PipeOptions BodyPipeOptions = new(
+        pauseWriterThreshold: 0, readerScheduler: PipeScheduler.ThreadPool, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);
+
+    private readonly Http2Connection _connection;
+    private readonly FrameOutput _output;
+    private readonly DefaultHttpContext _context;
+    private FeatureCollection _features;
+    private int _featuresRevision;
+    private CancellationTokenSource _abortSource = new();
+    private bool _abortQueued;
+    private bool _endStreamOnHead;
+
+    public Http2Stream(Http2Connection connection, FrameOutput output)
+    {
+        _connection = connection;
+        _output = output;
+        _requestBody = new Pipe(BodyPipeOptions);
+        _bodyReader = new RequestBodyReader(this, _requestBody.Reader);
+        _requestStream = _bodyReader.AsStream(leaveOpen: true);
+        _responseData = new Pipe(BodyPipeOptions);
+        _bodyWriter = new ResponseBodyWriter(this, _responseData.Writer);
+        _responseStream = _bodyWriter.AsStream(leaveOpen: true);
+        _features = NewFeatures();
+        _featuresRevision = _features.Revision;
+        _context = new DefaultHttpContext(_features);
+    }
+
+    public int Id { get; private set; }
+
+    /// <summary>RST_STREAM was sent or received, or the connection ended: nothing more is sent on the stream. Under the output's lock.</summary>
+    public bool IsReset { get; private set; }
+
+    /// <summary>The client sent END_STREAM (half-closed remote, RFC 9113 §5.1). Under the output's lock.</summary>
+    public bool RequestEnded { get; private set; }
+
+    /// <summary>Takes the stream for request <paramref name="id"/>, whose fields are then added (<see cref="AddField"/>).</summary>
+    public void Open(int id, bool endStream, int sendWindow, int receiveWindow)
+    {
+        Id = id;
+        RequestEnded = endStream;
+        _endStreamOnHead = endStream;
+        _sendWindow = sendWindow;
+        _receiveWindow = receiveWindow;
+    }
+
+    /// <summary>Runs the front end on the stream and sends what it answered; then the connection takes the stream back.</summary>
+    void IThreadPoolWorkItem.Execute() => _ = RunAsync();
+
+    private async Task RunAsync()
+    {
+        try
+        {
+            await _connection.FrontEnd.HandleAsync(_context);
+        }
+        catch (Exception)
+        {
+            FailResponse();
+        }
+
+        try
+        {
+            await EndResponseAsync();
+        }
+        catch (Exception e) when (e is IOException or InvalidOperationException or OperationCanceledException)
+        {
+            Reset(Http2ErrorCode.InternalError);
+        }
+
+        _connection.OnStreamEnded(this);
+    }
+
+    /// <summary>The client reset the stream (RST_STREAM), or the connection ended under it. Under the output's lock.</summary>
+    public void OnClientReset(Exception reason)
+    {
+        if (!IsReset)
+        {
+            IsReset = true;
+            _requestBody.Writer.Complete(reason);
+            WakeSender();
+            AbortRequest();
+        }
+    }
+
+    /// <summary>Resets the stream from our side (RST_STREAM with <paramref name="code"/>) and aborts its request.</summary>
+    public void Reset(Http2ErrorCode code)
+    {
+        lock (_output.Sync)
+        {
+            if (IsReset)
+            {
+                return;
+            }
+
+            IsReset = true;
+            if (!_output.IsClosed && !(_responseEnded && RequestEnded))
+            {
+                FrameWriter.WriteRstStream(_output.Writer, Id, code);
+                _output.ScheduleFlush();
+                _connection.OnResetByServer(Id);
+            }
+
+            _requestBody.Writer.Complete(new IOException($"The stream was reset ({code})."));
+            WakeSender();
+        }
+
+        AbortRequest();
+    }
+
+    /// <summary>Fires <see cref="IHttpRequestLifetimeFeature.RequestAborted"/> once, from the thread pool (its callbacks may take locks).</summary>
+    private void AbortRequest()
+    {
+        lock (_output.Sync)
+        {
+            if (_abortQueued)
+            {
+                return;
+            }
+
+            _abortQueued = true;
+        }
+
+        ThreadPool.UnsafeQueueUserWorkItem(static source => source.Cancel(), _abortSource, preferLocal: false);
+    }
+
+    /// <summary>Makes the stream ready for another request; once it left the connection's table and its task ended.</summary>
+    public void Recycle()
+    {
+        _requestBody.Writer.Complete();
+        _requestBody.Reader.Complete();
+        _requestBody.Reset();
+        _responseData.Writer.Complete();
+        _responseData.Reader.Complete();
+        _responseData.Reset();
+        if (_abortQueued)
+        {
+            _abortSource = new CancellationTokenSource();
+            _abortQueued = false;
+        }
+
+        if (_features.Revision != _featuresRevision)
+        {
+            _context.Uninitialize();
+            _features = NewFeatures();
+            _featuresRevision = _features.Revision;
+            _context.Initialize(_features);
+        }
+
+        (IsReset, RequestEnded, _requestAborted, _requestBodyOverride, _requestHeadersOverride) = (false, false, null, null, null);
+        ResetRequest();
+        ResetResponse();
+    }
+
+    private FeatureCollection NewFeatures()
+    {
+        var features = new FeatureCollection(12);
+        features.Set<IHttpRequestFeature>(this);
+        features.Set<IHttpResponseFeature>(this);
+        features.Set<IHttpResponseBodyFeature>(this);
+        features.Set<IRequestBodyPipeFeature>(this);
+        features.Set<IHttpRequestLifetimeFeature>(this);
+        features.Set<IHttpResetFeature>(this);
+        features.Set<IHttpResponseTrailersFeature>(this);
+        features.Set<IHttpRequestTrailersFeature>(this);
+        features.Set<IHttpRequestBodyDetectionFeature>(this);
+        features.Set<IHttpConnectionFeature>(_connection.ConnectionFeature);
+        return features;
+    }
+}

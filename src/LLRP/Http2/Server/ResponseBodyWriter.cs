@@ -1,0 +1,31 @@
+using System.IO.Pipelines;
+
+namespace LLRP.Http2.Server;
+
+/// <summary>
+/// The response body as the application writes it: bytes gather in the stream's response pipe, and each flush hands
+/// them to the stream to be framed as DATA (<see cref="Http2Stream.SendAsync"/>), which returns once they went out.
+/// </summary>
+internal sealed class ResponseBodyWriter(Http2Stream stream, PipeWriter inner) : PipeWriter
+{
+    public override void Advance(int bytes) => inner.Advance(bytes);
+
+    public override Memory<byte> GetMemory(int sizeHint = 0) => inner.GetMemory(sizeHint);
+
+    public override Span<byte> GetSpan(int sizeHint = 0) => inner.GetSpan(sizeHint);
+
+    public override ValueTask<FlushResult> FlushAsync(CancellationToken cancellationToken = default) => stream.SendAsync(end: false);
+
+    public override void CancelPendingFlush()
+    {
+    }
+
+    /// <summary>The application wrote its last byte; the stream ends when the front end returns.</summary>
+    public override void Complete(Exception? exception = null)
+    {
+    }
+
+    public override bool CanGetUnflushedBytes => inner.CanGetUnflushedBytes;
+
+    public override long UnflushedBytes => inner.UnflushedBytes;
+}

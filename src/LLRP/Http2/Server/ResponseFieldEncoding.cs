@@ -1,0 +1,61 @@
+using System.Buffers;
+using System.Text;
+using LLRP.Http2.Codec;
+using Microsoft.AspNetCore.Http;
+
+namespace LLRP.Http2.Server;
+
+/// <summary>
+/// A response's fields (or trailers) as HPACK field lines (<see cref="HpackEncoder"/>): names lowercase, values Latin-1,
+/// and the connection-specific fields an HTTP/2 response must not carry left out (RFC 9113 §8.2.2).
+/// </summary>
+internal static class ResponseFieldEncoding
+{
+    private const int ScratchSize = 1024;
+
+    public static void Encode(ArrayBufferWriter<byte> block, IHeaderDictionary fields)
+    {
+        Span<byte> scratch = stackalloc byte[ScratchSize];
+        foreach (var (name, values) in fields)
+        {
+            if (IsConnectionSpecific(name))
+            {
+                continue;
+            }
+
+            foreach (var value in values)
+            {
+                Encode(block, name, value ?? "", scratch);
+            }
+        }
+    }
+
+    private static void Encode(ArrayBufferWriter<byte> block, string name, string value, Span<byte> scratch)
+    {
+        var size = name.Length + value.Length;
+        var rented = size > scratch.Length ? ArrayPool<byte>.Shared.Rent(size) : null;
+        var bytes = rented is null ? scratch : rented.AsSpan();
+        var nameBytes = bytes[..name.Length];
+        Encoding.Latin1.GetBytes(name, nameBytes);
+        for (var i = 0; i < nameBytes.Length; i++)
+        {
+            if (nameBytes[i] is >= (byte)'A' and <= (byte)'Z')
+            {
+                nameBytes[i] |= 0x20;
+            }
+        }
+
+        var valueBytes = bytes.Slice(name.Length, value.Length);
+        Encoding.Latin1.GetBytes(value, valueBytes);
+        HpackEncoder.EncodeField(block, nameBytes, valueBytes);
+        if (rented is not null)
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    private static bool IsConnectionSpecific(string name)
+        => name.Equals("Connection", StringComparison.OrdinalIgnoreCase) || name.Equals("Keep-Alive", StringComparison.OrdinalIgnoreCase)
+           || name.Equals("Proxy-Connection", StringComparison.OrdinalIgnoreCase) || name.Equals("Transfer-Encoding", StringComparison.OrdinalIgnoreCase)
+           || name.Equals("Upgrade", StringComparison.OrdinalIgnoreCase);
+}
