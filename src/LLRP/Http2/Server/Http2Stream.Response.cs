@@ -27,6 +27,7 @@ internal sealed partial class Http2Stream
     private bool _ending;
     private long _sendWindow;
     private TaskCompletionSource? _windowWaiter;
+    private bool _sendCanceled;
     private ResponseCallbacks _callbacks;
 
     /// <summary>The client's WINDOW_UPDATE for this stream (RFC 9113 §6.9.1). Under the output's lock.</summary>
@@ -57,6 +58,19 @@ internal sealed partial class Http2Stream
         return true;
     }
 
+    /// <summary>
+    /// The application's <see cref="PipeWriter.CancelPendingFlush"/>: a send waiting for a window returns
+    /// <see cref="FlushResult.IsCanceled"/>, and the next send does when none waits now.
+    /// </summary>
+    public void CancelPendingSend()
+    {
+        lock (_output.Sync)
+        {
+            _sendCanceled = true;
+            WakeSender();
+        }
+    }
+
     /// <summary>Wakes the response waiting for a window. Under the output's lock.</summary>
     public void WakeSender()
     {
@@ -82,9 +96,10 @@ internal sealed partial class Http2Stream
 
     /// <summary>
     /// Frames the bytes written so far; with <paramref name="end"/>, ends the stream (with trailers when there are some).
-    /// Returns once every byte went out, or the stream was reset.
+    /// Returns once every byte went out, or the stream was reset; canceled (<see cref="CancelPendingSend"/>, or
+    /// <paramref name="cancellationToken"/>) while it waits for a window, with the bytes not yet framed kept for the next send.
     /// </summary>
-    public async ValueTask<FlushResult> SendAsync(bool end)
+    public async ValueTask<FlushResult> SendAsync(bool end, CancellationToken cancellationToken = default)
     {
         await StartAsync();
         var hasTrailers = false;
@@ -109,6 +124,17 @@ internal sealed partial class Http2Stream
             bool blocked;
             lock (_output.Sync)
             {
+                if (_sendCanceled && !end)
+                {
+                    _sendCanceled = false;
+                    if (reading)
+                    {
+                        reader.AdvanceTo(buffer.Start);
+                    }
+
+                    return new FlushResult(isCanceled: true, isCompleted: false);
+                }
+
                 if (IsReset || _output.IsClosed || _responseEnded)
                 {
                     if (reading)
@@ -145,13 +171,13 @@ internal sealed partial class Http2Stream
             {
                 if (wait is not null)
                 {
-                    await wait;
+                    await wait.WaitAsync(cancellationToken);
                 }
 
                 return default;
             }
 
-            await wait!;
+            await wait!.WaitAsync(cancellationToken);
         }
     }
 
@@ -250,7 +276,7 @@ internal sealed partial class Http2Stream
         _responseHeaders.Clear();
         _responseTrailers.IsReadOnly = false;
         _responseTrailers.Clear();
-        (_status, _started, _headSent, _responseEnded, _ending, _windowWaiter) = (StatusCodes.Status200OK, false, false, false, false, null);
+        (_status, _started, _headSent, _responseEnded, _ending, _windowWaiter, _sendCanceled) = (StatusCodes.Status200OK, false, false, false, false, null, false);
         _callbacks = default;
     }
 }

@@ -1,4 +1,5 @@
 using System.IO.Pipelines;
+using LLRP.Http2.Codec;
 
 namespace LLRP.Http2.Server;
 
@@ -14,15 +15,20 @@ internal sealed class ResponseBodyWriter(Http2Stream stream, PipeWriter inner) :
 
     public override Span<byte> GetSpan(int sizeHint = 0) => inner.GetSpan(sizeHint);
 
-    public override ValueTask<FlushResult> FlushAsync(CancellationToken cancellationToken = default) => stream.SendAsync(end: false);
+    public override ValueTask<FlushResult> FlushAsync(CancellationToken cancellationToken = default) => stream.SendAsync(end: false, cancellationToken);
 
-    public override void CancelPendingFlush()
-    {
-    }
+    public override void CancelPendingFlush() => stream.CancelPendingSend();
 
-    /// <summary>The application wrote its last byte; the stream ends when the front end returns.</summary>
+    /// <summary>
+    /// The application wrote its last byte: the stream ends when the front end returns. Completed with an exception, the
+    /// response cannot end well: the stream is reset (RST_STREAM with INTERNAL_ERROR, RFC 9113 §8.1), as Kestrel's server does.
+    /// </summary>
     public override void Complete(Exception? exception = null)
     {
+        if (exception is not null)
+        {
+            stream.Reset(Http2ErrorCode.InternalError);
+        }
     }
 
     public override bool CanGetUnflushedBytes => inner.CanGetUnflushedBytes;
