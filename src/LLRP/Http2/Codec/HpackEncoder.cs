@@ -1,0 +1,65 @@
+using System.Buffers;
+using System.Text;
+
+namespace LLRP.Http2.Codec;
+
+/// <summary>
+/// Encodes response fields with HPACK (RFC 7541) without touching the dynamic table, so it needs no state and never a
+/// size update: ":status" as an indexed static entry (8 to 14) where there is one, else a literal without indexing
+/// with static name index 8; other fields as literals without indexing (§6.2.2), naming the static entry when the
+/// name is in Appendix A. Strings are sent raw (no Huffman, §5.2), names lowercased (RFC 9113 §8.2.1).
+/// </summary>
+internal static class HpackEncoder
+{
+    private const int StatusNameIndex = 8;
+
+    /// <summary>Writes ":status" (RFC 9113 §8.3.2): a three-digit code, 100 to 999.</summary>
+    public static void EncodeStatus(IBufferWriter<byte> output, int status)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(status, 100);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(status, 999);
+        var span = output.GetSpan(5);
+        var index = status switch
+        {
+            200 => 8,
+            204 => 9,
+            206 => 10,
+            304 => 11,
+            400 => 12,
+            404 => 13,
+            500 => 14,
+            _ => 0,
+        };
+        if (index != 0)
+        {
+            span[0] = (byte)(0x80 | index);
+            output.Advance(1);
+            return;
+        }
+
+        span[0] = StatusNameIndex;
+        span[1] = 3;
+        span[2] = (byte)('0' + status / 100);
+        span[3] = (byte)('0' + status / 10 % 10);
+        span[4] = (byte)('0' + status % 10);
+        output.Advance(5);
+    }
+
+    /// <summary>Writes one field as a literal without indexing (RFC 7541 §6.2.2), the name lowercased.</summary>
+    public static void EncodeField(IBufferWriter<byte> output, ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
+    {
+        var nameIndex = HpackStaticTable.IndexOfName(name);
+        var span = output.GetSpan(2 * HpackInteger.MaxLength + name.Length + value.Length);
+        var written = HpackInteger.Write(span, 0x00, 4, nameIndex);
+        if (nameIndex == 0)
+        {
+            written += HpackInteger.Write(span[written..], 0x00, 7, name.Length);
+            Ascii.ToLower(name, span[written..], out var lowered);
+            written += lowered;
+        }
+
+        written += HpackInteger.Write(span[written..], 0x00, 7, value.Length);
+        value.CopyTo(span[written..]);
+        output.Advance(written + value.Length);
+    }
+}
