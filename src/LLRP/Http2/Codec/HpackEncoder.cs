@@ -1,25 +1,24 @@
 using System.Buffers;
+using System.Text;
 
 namespace LLRP.Http2.Codec;
 
 /// <summary>
-/// HPACK (RFC 7541) for responses, stateless: nothing is added to the dynamic table, so no size update is ever needed.
-/// <c>:status</c> is an indexed static entry (8 to 14) where one exists, else a literal with the static name index 8;
-/// every other field is a literal without indexing (§6.2.2), naming its static-table index when the name is in
-/// Appendix A, else the name itself; values raw (no Huffman): cheap and legal.
+/// Encodes response fields with HPACK (RFC 7541) without touching the dynamic table, so it needs no state and never a
+/// size update: ":status" as an indexed static entry (8 to 14) where there is one, else a literal without indexing
+/// with static name index 8; other fields as literals without indexing (§6.2.2), naming the static entry when the
+/// name is in Appendix A. Strings are sent raw (no Huffman, §5.2), names lowercased (RFC 9113 §8.2.1).
 /// </summary>
 internal static class HpackEncoder
 {
-    /// <summary>§6.2.2: literal header field without indexing, 4-bit name index prefix.</summary>
-    private const byte WithoutIndexing = 0x00;
-
-    /// <summary>§6.1: indexed header field, 7-bit index prefix.</summary>
-    private const byte Indexed = 0x80;
-
     private const int StatusNameIndex = 8;
 
+    /// <summary>Writes ":status" (RFC 9113 §8.3.2): a three-digit code, 100 to 999.</summary>
     public static void EncodeStatus(IBufferWriter<byte> output, int status)
     {
+        ArgumentOutOfRangeException.ThrowIfLessThan(status, 100);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(status, 999);
+        var span = output.GetSpan(5);
         var index = status switch
         {
             200 => 8,
@@ -33,42 +32,34 @@ internal static class HpackEncoder
         };
         if (index != 0)
         {
-            HpackInteger.Write(output, Indexed, 7, index);
+            span[0] = (byte)(0x80 | index);
+            output.Advance(1);
             return;
         }
 
-        Span<byte> digits = stackalloc byte[3];
-        digits[0] = (byte)('0' + (status / 100 % 10));
-        digits[1] = (byte)('0' + (status / 10 % 10));
-        digits[2] = (byte)('0' + (status % 10));
-        HpackInteger.Write(output, WithoutIndexing, 4, StatusNameIndex);
-        WriteString(output, digits);
+        span[0] = StatusNameIndex;
+        span[1] = 3;
+        span[2] = (byte)('0' + status / 100);
+        span[3] = (byte)('0' + status / 10 % 10);
+        span[4] = (byte)('0' + status % 10);
+        output.Advance(5);
     }
 
-    /// <param name="name">The field name, lowercase (RFC 9113 §8.2.1: uppercase is written lowercase).</param>
+    /// <summary>Writes one field as a literal without indexing (RFC 7541 §6.2.2), the name lowercased.</summary>
     public static void EncodeField(IBufferWriter<byte> output, ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
     {
-        var index = HpackStaticTable.IndexOfName(name);
-        HpackInteger.Write(output, WithoutIndexing, 4, index);
-        if (index == 0)
+        var nameIndex = HpackStaticTable.IndexOfName(name);
+        var span = output.GetSpan(2 * HpackInteger.MaxLength + name.Length + value.Length);
+        var written = HpackInteger.Write(span, 0x00, 4, nameIndex);
+        if (nameIndex == 0)
         {
-            HpackInteger.Write(output, 0x00, 7, name.Length);
-            var span = output.GetSpan(name.Length);
-            for (var i = 0; i < name.Length; i++)
-            {
-                span[i] = name[i] is >= (byte)'A' and <= (byte)'Z' ? (byte)(name[i] | 0x20) : name[i];
-            }
-
-            output.Advance(name.Length);
+            written += HpackInteger.Write(span[written..], 0x00, 7, name.Length);
+            Ascii.ToLower(name, span[written..], out var lowered);
+            written += lowered;
         }
 
-        WriteString(output, value);
-    }
-
-    /// <summary>§5.2: a string literal, raw (H = 0).</summary>
-    private static void WriteString(IBufferWriter<byte> output, ReadOnlySpan<byte> value)
-    {
-        HpackInteger.Write(output, 0x00, 7, value.Length);
-        output.Write(value);
+        written += HpackInteger.Write(span[written..], 0x00, 7, value.Length);
+        value.CopyTo(span[written..]);
+        output.Advance(written + value.Length);
     }
 }
