@@ -41,9 +41,6 @@ internal sealed class LoopRouteListener : IConnectionListener
 
     public EndPoint EndPoint { get; }
 
-    /// <summary>Whether each loop has a socket of its own (<c>SO_REUSEPORT</c>), or all share one.</summary>
-    public bool PerLoopSockets => _sockets.Length > 1;
-
     /// <exception cref="AddressInUseException">The address is taken.</exception>
     public static LoopRouteListener Bind(IPEndPoint endpoint, RelayLoops loops, TcpRouteConnections connections, TimeSpan shutdownTimeout)
     {

@@ -13,10 +13,14 @@ internal sealed class RelayLoop : IDisposable
     public const int TickMs = 100;
 
     private LoopRelay? _first;
+    private int _count;
 
     public RelayLoop(int id) => Loop = new EventLoop(id, Tick, TickMs);
 
     public EventLoop Loop { get; }
+
+    /// <summary>The connections living on this loop, from their acceptance to their end (read from any thread).</summary>
+    public int Count => Volatile.Read(ref _count);
 
     public void Add(LoopRelay relay)
     {
@@ -27,6 +31,7 @@ internal sealed class RelayLoop : IDisposable
         }
 
         _first = relay;
+        Volatile.Write(ref _count, _count + 1);
     }
 
     public void Remove(LoopRelay relay)
@@ -47,6 +52,7 @@ internal sealed class RelayLoop : IDisposable
 
         relay.Previous = null;
         relay.Next = null;
+        Volatile.Write(ref _count, _count - 1);
     }
 
     /// <summary>Ends every relay of <paramref name="connections"/>'s route on this loop as aborted (the end of a graceful stop).</summary>
