@@ -51,6 +51,12 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     private long _fromClient;
     private long _toClientBytes;
 
+    /// <summary>What epoll reported for each socket before the relay began: replayed when it begins, as if reported then.</summary>
+    private uint _clientEvents;
+
+    /// <inheritdoc cref="_clientEvents"/>
+    private uint _upstreamEvents;
+
     /// <param name="client">The accepted socket's descriptor, non-blocking; the relay closes it.</param>
     /// <param name="address">The client's address.</param>
     public LoopRelay(RelayLoop home, TcpRouteConnections connections, int client, IPEndPoint? address)
@@ -149,7 +155,11 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
                 ReadHeader(events);
                 break;
             case RelayStep.Connecting when !client && (events & (LinuxCalls.EpollOut | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0:
+                _upstreamEvents = events;
                 ConnectEnded(UpstreamError());
+                break;
+            case RelayStep.Routing or RelayStep.Connecting when client:
+                _clientEvents |= events;
                 break;
         }
     }
@@ -254,6 +264,9 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         if (status == ProxyHeaderStatus.Parsed)
         {
             LinuxCalls.Receive(ClientFd, bytes, (nuint)header.Length, 0);
+
+            // What came after the header, and an end seen with it, are the relay's first readiness.
+            _clientEvents = (events & (LinuxCalls.EpollRdHup | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) | (peeked > header.Length ? LinuxCalls.EpollIn : 0);
             if (header.Source is { } source)
             {
                 (_client, _local) = (source, header.Destination);
@@ -450,11 +463,17 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         _header = [];
         _lastActivity = Environment.TickCount64;
 
-        // Bytes and ends that came before the relay raised no event it saw: each direction looks once.
-        _toUpstream.Drain();
-        if (!IsOver)
+        // Only a socket that reported something meanwhile is read now: a socket with nothing to read costs no call.
+        var (client, upstream) = (_clientEvents, _upstreamEvents);
+        (_clientEvents, _upstreamEvents) = (0, 0);
+        if (client != 0)
         {
-            _toClient.Drain();
+            Relay(client: true, client);
+        }
+
+        if (!IsOver && (upstream & ~LinuxCalls.EpollOut) != 0)
+        {
+            Relay(client: false, upstream);
         }
     }
 

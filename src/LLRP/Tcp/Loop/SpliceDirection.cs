@@ -40,7 +40,6 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     private SplicePipe? _pipe;
     private nint _pending;
     private bool _bulk;
-    private bool _draining;
 
     /// <param name="fromClient">Whether the source is the client's socket.</param>
     public SpliceDirection(LoopRelay relay, bool fromClient, SplicePipePool pipes)
@@ -76,18 +75,6 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     }
 
     public void Fail(Exception error) => _relay.Abort();
-
-    /// <summary>
-    /// Moves what is there when no readiness was seen for it (the relay's start, whose sockets' earlier events went
-    /// elsewhere): the source is read until it would block or ends, a short receive being no proof that no end of stream
-    /// came with it.
-    /// </summary>
-    public void Drain()
-    {
-        _draining = true;
-        Pump();
-        _draining = false;
-    }
 
     public void Pump()
     {
@@ -204,7 +191,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
 
             // A short receive drained the source, unless its end of stream had come too, which only a receive of 0 says.
             _bulk = read == CopySize;
-            return _bulk || SourceClosing || _draining;
+            return _bulk || SourceClosing;
         }
     }
 
