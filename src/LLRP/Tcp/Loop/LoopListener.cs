@@ -53,8 +53,7 @@ internal sealed unsafe class LoopListener(RelayLoop home, TcpRouteConnections co
                 return;
             }
 
-            var on = 1;
-            LinuxCalls.SetSocketOption(fd, LinuxCalls.IpProtoTcp, LinuxCalls.TcpNoDelay, &on, sizeof(int));
+            // TCP_NODELAY comes from the listening socket: Linux copies it to the sockets it accepts.
             new LoopRelay(home, connections, fd, SocketAddresses.Read(address)).Begin();
         }
     }

@@ -156,7 +156,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
                 break;
             case RelayStep.Connecting when !client && (events & (LinuxCalls.EpollOut | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0:
                 _upstreamEvents = events;
-                ConnectEnded(UpstreamError());
+                ConnectEnded(UpstreamError(events));
                 break;
             case RelayStep.Routing or RelayStep.Connecting when client:
                 _clientEvents |= events;
@@ -389,14 +389,24 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         _upstreamSlot = Loop.Register(fd, _toClient);
     }
 
-    /// <summary>The connect's error (<c>SO_ERROR</c>), or the send of the cluster's PROXY protocol header failing.</summary>
-    private unsafe SocketError UpstreamError()
+    /// <summary>
+    /// The connect's error: none when epoll reported output readiness alone, else the socket's (<c>SO_ERROR</c>); or the
+    /// send of the cluster's PROXY protocol header failing.
+    /// </summary>
+    private unsafe SocketError UpstreamError(uint events)
     {
-        int error;
+        var error = 0;
         var length = (uint)sizeof(int);
-        if (LinuxCalls.GetSocketOption(UpstreamFd, LinuxCalls.SolSocket, LinuxCalls.SoError, &error, &length) < 0)
+        if ((events & (LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0
+            && LinuxCalls.GetSocketOption(UpstreamFd, LinuxCalls.SolSocket, LinuxCalls.SoError, &error, &length) < 0)
         {
             error = Marshal.GetLastPInvokeError();
+        }
+
+        if ((events & (LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0 && error == 0)
+        {
+            // A hang-up with no error pending: the connection is gone all the same.
+            error = LinuxCalls.EConnReset;
         }
 
         if (error != 0 || _header.Length == 0)

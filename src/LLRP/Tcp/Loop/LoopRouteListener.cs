@@ -76,6 +76,8 @@ internal sealed class LoopRouteListener : IConnectionListener
 
         foreach (var socket in sockets)
         {
+            // Linux copies it to every socket accepted: no call per connection.
+            socket.NoDelay = true;
             socket.Blocking = false;
         }
 
