@@ -190,4 +190,29 @@ public sealed class TcpLoopListenerTests
         await TcpSockets.AssertEndedAsync(client);
         Assert.EndsWith(" end=aborted", Assert.Single(await log.WaitForLinesAsync(1)), StringComparison.Ordinal);
     }
+
+    /// <summary>
+    /// IPv6 on both sides: the loop reads the client's address from <c>accept4</c>'s <c>sockaddr_in6</c> (the access log
+    /// shows it) and writes the destination's for <c>connect</c>.
+    /// </summary>
+    [Fact]
+    public async Task IPv6_ClientAndDestination_RelayedAndLogged()
+    {
+        using var origin = new Socket(AddressFamily.InterNetworkV6, SocketType.Stream, ProtocolType.Tcp);
+        origin.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.IPv6Loopback, 0));
+        origin.Listen(4);
+        var port = ((System.Net.IPEndPoint)origin.LocalEndPoint!).Port;
+        using var log = new AccessLogFile();
+        await using var proxy = await TcpProxy.StartAsync("\"Listen\": \"[::1]:0\"", "", [$"tcp://[::1]:{port}"], log.Setting);
+        using (var client = await TcpSockets.ConnectAsync(proxy.EndPoint))
+        {
+            await TcpSockets.SendAsync(client, "six!!!");
+            using var upstream = await origin.AcceptAsync().WaitAsync(Deadline.Io);
+            Assert.Equal("six!!!", await TcpSockets.ReceiveAsync(upstream, 6));
+            client.Shutdown(SocketShutdown.Send);
+            Assert.Equal("", await TcpSockets.ReceiveToEndAsync(upstream));
+        }
+
+        Assert.StartsWith("::1 - - [", Assert.Single(await log.WaitForLinesAsync(1)), StringComparison.Ordinal);
+    }
 }
