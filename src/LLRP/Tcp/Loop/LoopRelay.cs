@@ -178,14 +178,19 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         _lastActivity = Environment.TickCount64;
     }
 
-    /// <summary>A direction's source ended: the other side's sending side is shut down, and the relay is done once both are.</summary>
+    /// <summary>
+    /// A direction's source ended: the other side's sending side is shut down, and the relay is done once both are. The
+    /// second end needs no shutdown: both sockets are closed then, and a close with nothing left unread sends the FIN.
+    /// </summary>
     public void SourceEnded(bool fromClient)
     {
-        LinuxCalls.Shutdown(fromClient ? UpstreamFd : ClientFd, LinuxCalls.ShutWrite);
         if (_toUpstream.Ended && _toClient.Ended)
         {
             Finish(TcpRelayEnd.Closed, reset: -1);
+            return;
         }
+
+        LinuxCalls.Shutdown(fromClient ? UpstreamFd : ClientFd, LinuxCalls.ShutWrite);
     }
 
     /// <summary>
@@ -506,7 +511,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         }
         else if (end != TcpRelayEnd.Closed)
         {
-            // Closed: each side's sending side is shut down already.
+            // Closed: the first end's shutdown was passed on, and the close sends the second's FIN.
             LinuxCalls.Shutdown(ClientFd, LinuxCalls.ShutBoth);
             LinuxCalls.Shutdown(UpstreamFd, LinuxCalls.ShutBoth);
         }
