@@ -10,7 +10,8 @@ namespace LLRP.Tcp.Loop;
 /// <c>SO_REUSEPORT</c> the socket is this loop's own and the kernel spreads the connections over the loops' sockets; else one
 /// socket is registered with every loop, and whichever loop accepts first takes the connection.
 /// </summary>
-internal sealed unsafe class LoopListener(RelayLoop home, TcpRouteConnections connections, Socket socket) : IReadinessHandler
+/// <param name="own">Whether the socket is this loop's alone (<c>SO_REUSEPORT</c>): then it is closed as soon as this loop stops accepting.</param>
+internal sealed unsafe class LoopListener(RelayLoop home, TcpRouteConnections connections, Socket socket, bool own) : IReadinessHandler
 {
     private int _slot = -1;
 
@@ -21,7 +22,10 @@ internal sealed unsafe class LoopListener(RelayLoop home, TcpRouteConnections co
     /// <summary>Starts accepting; on the loop's thread.</summary>
     public void Start() => _slot = home.Loop.Register(Fd, this);
 
-    /// <summary>Stops accepting; on the loop's thread. The socket is closed by its owner, once no loop has it registered.</summary>
+    /// <summary>
+    /// Stops accepting; on the loop's thread. A socket of this loop's own is closed at once (the connections the kernel
+    /// queued on it meanwhile are reset, and the next are refused); a shared one by its owner, once no loop has it registered.
+    /// </summary>
     public void Stop()
     {
         if (_slot < 0)
@@ -32,6 +36,10 @@ internal sealed unsafe class LoopListener(RelayLoop home, TcpRouteConnections co
         // Its readiness, if any comes before the socket is closed (which takes it out of every epoll), is dropped.
         home.Loop.Unregister(_slot);
         _slot = -1;
+        if (own)
+        {
+            socket.Dispose();
+        }
     }
 
     public void OnReady(uint events)

@@ -34,7 +34,7 @@ internal sealed class LoopRouteListener : IConnectionListener
         _listeners = new LoopListener[loops.All.Count];
         for (var i = 0; i < _listeners.Length; i++)
         {
-            var listener = _listeners[i] = new LoopListener(loops.All[i], connections, sockets[i % sockets.Length]);
+            var listener = _listeners[i] = new LoopListener(loops.All[i], connections, sockets[i % sockets.Length], own: sockets.Length > 1);
             loops.All[i].Loop.Post(static state => ((LoopListener)state!).Start(), listener);
         }
     }
