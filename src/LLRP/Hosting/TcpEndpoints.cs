@@ -12,10 +12,11 @@ using Microsoft.Extensions.Logging;
 namespace LLRP.Hosting;
 
 /// <summary>
-/// Binds each TCP route's <c>Listen</c> address as a Kestrel endpoint of its own, whose connections go to the route's
-/// <see cref="TcpConnectionHandler"/>: no HTTP, no TLS, bytes as they come. The addresses are bound once, at start-up.
-/// With splice (<see cref="Spliced"/>), or with <c>transport=epoll</c> (whose connections give the relay no socket), they are
-/// bound by <see cref="TcpRouteListenerFactory"/>, else by Kestrel's sockets transport.
+/// Binds each TCP route's <c>Listen</c> address as a Kestrel endpoint of its own: no HTTP, no TLS, bytes as they come.
+/// The addresses are bound once, at start-up. With splice (<see cref="Spliced"/>) the relay loops accept on them and
+/// Kestrel never sees a connection (<see cref="LoopRouteListener"/>); else the connections go to the route's
+/// <see cref="TcpConnectionHandler"/>, accepted by <see cref="TcpRouteListenerFactory"/> with <c>transport=epoll</c>
+/// (whose connections give the relay no socket), else by Kestrel's sockets transport.
 /// </summary>
 internal static class TcpEndpoints
 {
@@ -27,12 +28,19 @@ internal static class TcpEndpoints
 
     public static void Listen(KestrelServerOptions kestrel, ProxyOptions options, BoundListeners listeners)
     {
+        if (options.Routing.TcpRoutes.Count == 0)
+        {
+            return;
+        }
+
+        var services = kestrel.ApplicationServices.GetRequiredService<TcpServices>();
         foreach (var route in options.Routing.TcpRoutes)
         {
-            kestrel.Listen(OwnListeners(options) ? new TcpRouteEndPoint(route.Listen) : route.Listen, listen =>
+            var connections = new TcpRouteConnections(route.Id, services);
+            kestrel.Listen(OwnListeners(options) ? new TcpRouteEndPoint(route.Listen, connections) : route.Listen, listen =>
             {
                 listeners.AddTcp(route.Id, listen);
-                listen.Use(_ => new TcpConnectionHandler(route.Id, listen.ApplicationServices.GetRequiredService<TcpServices>()).OnConnectedAsync);
+                listen.Use(_ => new TcpConnectionHandler(connections).OnConnectedAsync);
             });
         }
     }
@@ -46,7 +54,6 @@ internal static class TcpEndpoints
         if (Spliced(options))
         {
             services.AddSingleton<RelayLoops>();
-            services.AddSingleton(provider => new LoopConnector(provider.GetRequiredService<FailureLog>()));
         }
 
         services.AddSingleton(provider => new TcpServices(
@@ -57,9 +64,7 @@ internal static class TcpEndpoints
             provider.GetRequiredService<TcpRelayTracker>(),
             options.AccessLog is null ? null : new TcpAccessLog(provider.GetRequiredService<AccessLogWriter>(), options.AccessLogFormat),
             new TcpLog(provider.GetRequiredService<ILoggerFactory>().CreateLogger("LLRP.Tcp")),
-            new SplicePipePool(),
-            provider.GetService<RelayLoops>(),
-            provider.GetService<LoopConnector>()));
+            new SplicePipePool()));
     }
 
     /// <summary>
@@ -70,7 +75,7 @@ internal static class TcpEndpoints
     {
         if (options.Routing.TcpRoutes.Count > 0 && OwnListeners(options))
         {
-            services.AddSingleton<IConnectionListenerFactory, TcpRouteListenerFactory>();
+            services.AddSingleton<IConnectionListenerFactory>(provider => new TcpRouteListenerFactory(provider.GetService<RelayLoops>(), options.ShutdownTimeout));
         }
     }
 }

@@ -18,9 +18,9 @@ internal static class ProxyHeaderReader
     /// <returns>The header, or why the connection is refused (a reason tag of the refusal metrics, and the detail for the log).</returns>
     public static async ValueTask<(ProxyHeader Header, string? Refused, string? Detail)> ReadAsync(ConnectionContext connection, IReadOnlyList<IPNetwork> trusted, TimeSpan timeout)
     {
-        if (connection.RemoteEndPoint is not IPEndPoint { Address: var address } || !NetworkSyntax.Contains(trusted, address))
+        if (!Trusted(connection.RemoteEndPoint, trusted))
         {
-            return (default, "proxy_header_untrusted", "not from a trusted network");
+            return (default, Untrusted.Refused, Untrusted.Detail);
         }
 
         var input = connection.Transport.Input;
@@ -31,28 +31,46 @@ internal static class ProxyHeaderReader
             {
                 var result = await input.ReadAsync(deadline.Token);
                 var buffer = result.Buffer;
-                switch (Parse(buffer, out var header, out var error))
+                var status = Parse(buffer, out var header, out var error);
+                if (status == ProxyHeaderStatus.Parsed)
                 {
-                    case ProxyHeaderStatus.Parsed:
-                        input.AdvanceTo(buffer.GetPosition(header.Length));
-                        return (header, null, null);
-                    case ProxyHeaderStatus.Invalid:
-                        input.AdvanceTo(buffer.Start, buffer.End);
-                        return (default, "proxy_header_invalid", error.ToString());
-                    case ProxyHeaderStatus.NeedMore when result.IsCompleted:
-                        input.AdvanceTo(buffer.Start, buffer.End);
-                        return (default, "proxy_header_truncated", $"the connection ended after {buffer.Length} bytes of it");
-                    case ProxyHeaderStatus.NeedMore:
-                        input.AdvanceTo(buffer.Start, buffer.End);
-                        break;
+                    input.AdvanceTo(buffer.GetPosition(header.Length));
+                    return (header, null, null);
+                }
+
+                input.AdvanceTo(buffer.Start, buffer.End);
+                if (Refusal(status, error, result.IsCompleted, buffer.Length) is { } refusal)
+                {
+                    return (default, refusal.Refused, refusal.Detail);
                 }
             }
         }
         catch (OperationCanceledException)
         {
-            return (default, "proxy_header_timeout", $"not whole within {timeout.TotalMilliseconds} ms");
+            return (default, TimedOut(timeout).Refused, TimedOut(timeout).Detail);
         }
     }
+
+    /// <summary>A connection from outside the trusted networks is refused unread.</summary>
+    public static (string Refused, string Detail) Untrusted => ("proxy_header_untrusted", "not from a trusted network");
+
+    /// <summary>Whether <paramref name="remote"/> is in one of the trusted networks, and so may send a header.</summary>
+    public static bool Trusted(EndPoint? remote, IReadOnlyList<IPNetwork> trusted)
+        => remote is IPEndPoint { Address: var address } && NetworkSyntax.Contains(trusted, address);
+
+    /// <summary>The header did not arrive whole within <paramref name="timeout"/>.</summary>
+    public static (string Refused, string Detail) TimedOut(TimeSpan timeout) => ("proxy_header_timeout", $"not whole within {timeout.TotalMilliseconds} ms");
+
+    /// <summary>Why a header that did not parse is refused, or null when more bytes may still make it whole.</summary>
+    /// <param name="status">What the parser said of the bytes so far.</param>
+    /// <param name="ended">Whether the connection ended after them.</param>
+    /// <param name="received">How many bytes came.</param>
+    public static (string Refused, string Detail)? Refusal(ProxyHeaderStatus status, ProxyHeaderError error, bool ended, long received) => status switch
+    {
+        ProxyHeaderStatus.Invalid => ("proxy_header_invalid", error.ToString()),
+        ProxyHeaderStatus.NeedMore when ended => ("proxy_header_truncated", $"the connection ended after {received} bytes of it"),
+        _ => null,
+    };
 
     /// <summary>Parses the buffer's first bytes, at most <see cref="ProxyHeaderParser.MaxLength"/>, copied together when they span segments.</summary>
     private static ProxyHeaderStatus Parse(in ReadOnlySequence<byte> buffer, out ProxyHeader header, out ProxyHeaderError error)

@@ -1,6 +1,5 @@
 using LLRP.Diagnostics;
 using LLRP.Routing;
-using LLRP.Tcp.Loop;
 using LLRP.Tcp.Splice;
 
 namespace LLRP.Tcp;
@@ -14,6 +13,4 @@ namespace LLRP.Tcp;
 /// <param name="AccessLog">One line per connection; null when the access log is off.</param>
 /// <param name="Log">Refused PROXY protocol headers are logged here.</param>
 /// <param name="Pipes">The spliced relays' pipes.</param>
-/// <param name="Loops">The spliced relays' event loops; null when TCP routes do not splice (the copy loop relays).</param>
-/// <param name="LoopConnector">Opens the spliced relays' upstream connections on their loops; null with <paramref name="Loops"/>.</param>
-internal sealed record TcpServices(Router Router, RoutingServices Routing, TcpMetrics Metrics, TcpUpstreamConnector Connector, TcpRelayTracker Relays, TcpAccessLog? AccessLog, TcpLog Log, SplicePipePool Pipes, RelayLoops? Loops, LoopConnector? LoopConnector);
+internal sealed record TcpServices(Router Router, RoutingServices Routing, TcpMetrics Metrics, TcpUpstreamConnector Connector, TcpRelayTracker Relays, TcpAccessLog? AccessLog, TcpLog Log, SplicePipePool Pipes);

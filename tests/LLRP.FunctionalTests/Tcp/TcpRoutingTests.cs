@@ -183,8 +183,10 @@ public sealed class TcpRoutingTests
                 using var refused = await TcpSockets.ConnectAsync(proxy.Port);
                 return false;
             }
-            catch (SocketException e) when (e.SocketErrorCode == SocketError.ConnectionRefused)
+            catch (SocketException e) when (e.SocketErrorCode is SocketError.ConnectionRefused or SocketError.ConnectionReset)
             {
+                // Reset: queued by the kernel on a listening socket that closed before accepting it (each relay loop's
+                // socket closes in turn).
                 return true;
             }
         }, "the listener closing");

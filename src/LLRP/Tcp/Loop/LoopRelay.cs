@@ -1,88 +1,234 @@
+using System.Diagnostics;
+using System.Net;
 using System.Net.Sockets;
-using LLRP.Tcp.Splice;
+using System.Runtime.InteropServices;
+using System.Threading.Tasks.Sources;
+using LLRP.Configuration.Routes;
+using LLRP.Diagnostics;
+using LLRP.ProxyProtocol;
+using LLRP.Routing;
+using LLRP.Routing.Destinations;
 using LLRP.Transport.Epoll;
 
 namespace LLRP.Tcp.Loop;
 
 /// <summary>
-/// Relays one client connection and its upstream connection both ways on one <see cref="EventLoop"/>, the loop the upstream
-/// connection was opened on (<see cref="LoopUpstream"/>): both sockets registered edge-triggered, each direction spliced
-/// inline when epoll reports it can move (<see cref="SpliceDirection"/>), with no thread pool between a readiness and its
-/// splice. How it ends, as <see cref="TcpRelay"/> ends:
-/// - a FIN from either side is passed on as a shutdown of the other's sending side; both done is <see cref="TcpRelayEnd.Closed"/>;
-/// - a reset on either side (a splice's <c>ECONNRESET</c>, or <c>EPIPE</c> towards a peer that reset) resets the other
-///   (SO_LINGER 0, then close), also while that side's bytes wait for the other's room (epoll's error on it says so);
-/// - no byte either way for the idle timeout (the heartbeat of <see cref="TcpRelayTracker"/>, posted to the loop) closes
-///   both with a FIN;
-/// - Kestrel's abort of the client connection at the end of the shutdown timeout shuts its socket down (the relay holds the
-///   descriptor, so its number is never another socket's meanwhile), which ends both directions;
-/// - the loop's stop ends it as aborted, begun or not (<see cref="EventLoop.Stopped"/>).
-/// Everything but <see cref="RunAsync"/> and <see cref="OnHeartbeat"/> runs on the loop's thread.
+/// One client connection of a TCP route, its whole life on the relay loop whose listener accepted it, with its upstream
+/// connection: both sides' state in this one object and its two directions (<see cref="SpliceDirection"/>), the sockets
+/// held as bare descriptors. It takes the route's steps (<see cref="TcpRouteConnections"/>):
+/// 1. the route's limit, then, when the route accepts the PROXY protocol, its header: only from a trusted network, peeked
+///    at until whole (edge-triggered readiness reports each arrival) and then exactly its bytes consumed, so what follows
+///    stays in the socket for the relay; refused when invalid, cut, or not whole within the route's timeout;
+/// 2. a destination (<see cref="RelayRouting"/>), connected without blocking on this loop within the route's connect timeout
+///    and sent the cluster's PROXY protocol header; a destination named by host is resolved off the loop, and a
+///    destination's queue may complete elsewhere: the connect itself is always begun and ended on this loop;
+/// 3. the relay both ways, as <see cref="TcpRelay"/> relays: a FIN passed on as a shutdown of the other's sending side,
+///    a reset passed on as a reset (also while that side's bytes wait for the other's room: epoll's error says so), no
+///    byte either way for the idle timeout closes both;
+/// 4. its end counted and logged. The loop's stop, and the end of a graceful stop, end it as aborted at any step.
+/// The timeouts are the loop's tick (<see cref="RelayLoop"/>). Everything runs on the loop's thread, but the connect's
+/// start when a destination's queue or the resolver completed elsewhere (posted to the loop).
 /// </summary>
-internal sealed class LoopRelay : ITcpRelay
+internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, ForwarderError Error)>
 {
-    private readonly Socket _client;
-    private readonly Socket _upstream;
-    private readonly int _upstreamSlot;
-    private readonly long _idleMs;
+    private readonly RelayLoop _home;
     private readonly SpliceDirection _toUpstream;
     private readonly SpliceDirection _toClient;
-    /// <summary>Completed on the loop's thread, which then runs the handler's end (count, log) and Kestrel's close of the connection at once.</summary>
-    private readonly TaskCompletionSource _done = new();
-    private readonly CancellationTokenRegistration _stop;
+    private readonly long _start = Stopwatch.GetTimestamp();
+    private TcpRoute _route = null!;
+    private IPEndPoint? _client;
+    private IPEndPoint? _local;
+    private ProxyHeader _received;
+    private Destination? _destination;
+    private IPEndPoint? _connecting;
+    private byte[] _header = [];
+    private ManualResetValueTaskSourceCore<(LoopRelay? Connection, ForwarderError Error)> _connected;
+    private RelayStep _step;
+    private long _deadline;
+    private long _lastActivity;
     private int _clientSlot = -1;
-    private bool _clientHeld;
-    private long _lastActivity = Environment.TickCount64;
+    private int _upstreamSlot = -1;
     private TcpRelayEnd _end;
     private long _fromClient;
     private long _toClientBytes;
 
-    /// <param name="upstream">Connected, its socket registered with its loop.</param>
-    /// <param name="client">The client's socket, which nothing else reads.</param>
-    /// <param name="head">Bytes read from the client before the relay, sent first; null for none.</param>
-    public LoopRelay(LoopUpstream upstream, Socket client, byte[]? head, TimeSpan idleTimeout, SplicePipePool pipes)
-    {
-        Loop = upstream.Loop;
-        _client = client;
-        _upstream = upstream.Socket;
-        _upstreamSlot = upstream.Slot;
-        _idleMs = (long)idleTimeout.TotalMilliseconds;
-        client.Blocking = false;
-        var clientFd = (int)client.SafeHandle.DangerousGetHandle();
-        _toUpstream = new SpliceDirection(this, clientFd, _upstream, fromClient: true, pipes, head);
-        _toClient = new SpliceDirection(this, (int)_upstream.SafeHandle.DangerousGetHandle(), client, fromClient: false, pipes, null);
+    /// <summary>What epoll reported for each socket before the relay began: replayed when it begins, as if reported then.</summary>
+    private uint _clientEvents;
 
-        // A loop that stops before the relay has begun never runs its start: it ends here, aborted.
-        _stop = Loop.Stopped.UnsafeRegister(static state => ((LoopRelay)state!).Abort(), this);
+    /// <inheritdoc cref="_clientEvents"/>
+    private uint _upstreamEvents;
+
+    /// <param name="client">The accepted socket's descriptor, non-blocking; the relay closes it.</param>
+    /// <param name="address">The client's address.</param>
+    public LoopRelay(RelayLoop home, TcpRouteConnections connections, int client, IPEndPoint? address)
+    {
+        _home = home;
+        Connections = connections;
+        ClientFd = client;
+        _client = address;
+        _toUpstream = new SpliceDirection(this, fromClient: true, connections.Services.Pipes);
+        _toClient = new SpliceDirection(this, fromClient: false, connections.Services.Pipes);
     }
 
-    public EventLoop Loop { get; }
+    private enum RelayStep
+    {
+        ProxyHeader,
+        Routing,
+        Connecting,
+        Relaying,
+        Over,
+    }
+
+    public TcpRouteConnections Connections { get; }
+
+    public EventLoop Loop => _home.Loop;
+
+    public int ClientFd { get; }
+
+    /// <summary>The upstream connection's descriptor; -1 until a connect begins.</summary>
+    public int UpstreamFd { get; private set; } = -1;
 
     /// <summary>The relay has ended: nothing more moves.</summary>
-    public bool IsOver { get; private set; }
+    public bool IsOver => _step == RelayStep.Over;
 
-    public TcpRelayEnd End => _end;
+    /// <summary>The relay list of <see cref="RelayLoop"/>.</summary>
+    public LoopRelay? Previous { get; set; }
 
-    public long FromClient => _fromClient;
+    /// <inheritdoc cref="Previous"/>
+    public LoopRelay? Next { get; set; }
 
-    public long ToClient => _toClientBytes;
-
-    public Task RunAsync()
+    /// <summary>Takes the connection through its route's steps; on the loop's thread, just accepted.</summary>
+    public void Begin()
     {
-        Loop.Run(static state => ((LoopRelay)state!).Start(), this);
-        return _done.Task;
+        _route = Connections.Route();
+        if (!Connections.TryEnter(_route, _client, _start))
+        {
+            LinuxCalls.Close(ClientFd);
+            _step = RelayStep.Over;
+            return;
+        }
+
+        _home.Add(this);
+        _clientSlot = Loop.Register(ClientFd, _toUpstream);
+        if (!_route.Options.AcceptProxyProtocol)
+        {
+            Route();
+            return;
+        }
+
+        if (!ProxyHeaderReader.Trusted(_client, _route.Options.TrustedNetworks))
+        {
+            RefuseHeader(ProxyHeaderReader.Untrusted);
+            return;
+        }
+
+        // Its first bytes, if any came with the connection, are reported by the registration's first readiness.
+        _step = RelayStep.ProxyHeader;
+        _deadline = Environment.TickCount64 + (long)_route.Options.ProxyProtocolTimeout.TotalMilliseconds;
     }
 
-    public void OnHeartbeat(long now)
+    /// <summary>The loop's tick: the step's timeout, or the relay's idle one.</summary>
+    public void OnTick(long now)
     {
-        if (now - Volatile.Read(ref _lastActivity) >= _idleMs)
+        switch (_step)
         {
-            Loop.Post(static state => ((LoopRelay)state!).Stop(TcpRelayEnd.IdleTimeout), this);
+            case RelayStep.ProxyHeader when now >= _deadline:
+                RefuseHeader(ProxyHeaderReader.TimedOut(_route.Options.ProxyProtocolTimeout));
+                break;
+            case RelayStep.Connecting when now >= _deadline:
+                ConnectEnded(SocketError.TimedOut);
+                break;
+            case RelayStep.Relaying when now - _lastActivity >= (long)_route.Options.IdleTimeout.TotalMilliseconds:
+                Stop(TcpRelayEnd.IdleTimeout);
+                break;
         }
     }
 
     /// <summary>epoll reported <paramref name="events"/> for the client's socket or the upstream one.</summary>
     public void OnReady(bool client, uint events)
+    {
+        switch (_step)
+        {
+            case RelayStep.Relaying:
+                Relay(client, events);
+                break;
+            case RelayStep.ProxyHeader when client:
+                ReadHeader(events);
+                break;
+            case RelayStep.Connecting when !client && (events & (LinuxCalls.EpollOut | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0:
+                _upstreamEvents = events;
+                ConnectEnded(UpstreamError(events));
+                break;
+            case RelayStep.Routing or RelayStep.Connecting when client:
+                _clientEvents |= events;
+                break;
+        }
+    }
+
+    public void Moved(bool fromClient, nint bytes)
+    {
+        if (fromClient)
+        {
+            _fromClient += bytes;
+        }
+        else
+        {
+            _toClientBytes += bytes;
+        }
+
+        _lastActivity = Environment.TickCount64;
+    }
+
+    /// <summary>
+    /// A direction's source ended: the other side's sending side is shut down, and the relay is done once both are. The
+    /// second end needs no shutdown: both sockets are closed then, and a close with nothing left unread sends the FIN.
+    /// </summary>
+    public void SourceEnded(bool fromClient)
+    {
+        if (_toUpstream.Ended && _toClient.Ended)
+        {
+            Finish(TcpRelayEnd.Closed, reset: -1);
+            return;
+        }
+
+        LinuxCalls.Shutdown(fromClient ? UpstreamFd : ClientFd, LinuxCalls.ShutWrite);
+    }
+
+    /// <summary>
+    /// A splice or send failed with <paramref name="error"/> on the source (<paramref name="onSource"/>) or the destination
+    /// of the direction from the client (<paramref name="fromClient"/>) or to it: a reset (or a broken pipe: the peer reset)
+    /// is passed on to the other side, anything else stops the relay.
+    /// </summary>
+    public void Failed(int error, bool fromClient, bool onSource)
+    {
+        if (error is not (LinuxCalls.EConnReset or LinuxCalls.EPipe))
+        {
+            Stop(TcpRelayEnd.Aborted);
+        }
+        else if (fromClient == onSource)
+        {
+            Finish(TcpRelayEnd.ClientReset, UpstreamFd);
+        }
+        else
+        {
+            Finish(TcpRelayEnd.UpstreamReset, ClientFd);
+        }
+    }
+
+    /// <summary>Ends the relay for <paramref name="end"/> unless it has ended already: both sides closed with a FIN.</summary>
+    public void Stop(TcpRelayEnd end) => Finish(end, reset: -1);
+
+    /// <summary>The loop stops, or the proxy's graceful stop has run out of time: the connection ends as aborted, at whatever step.</summary>
+    public void Abort() => Stop(TcpRelayEnd.Aborted);
+
+    public (LoopRelay? Connection, ForwarderError Error) GetResult(short token) => _connected.GetResult(token);
+
+    public ValueTaskSourceStatus GetStatus(short token) => _connected.GetStatus(token);
+
+    public void OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+        => _connected.OnCompleted(continuation, state, token, flags);
+
+    private void Relay(bool client, uint events)
     {
         var (reading, writing) = client ? (_toUpstream, _toClient) : (_toClient, _toUpstream);
         const uint Failure = LinuxCalls.EpollErr | LinuxCalls.EpollHup;
@@ -109,151 +255,331 @@ internal sealed class LoopRelay : ITcpRelay
         }
     }
 
-    public void Moved(bool fromClient, nint bytes)
+    /// <summary>Peeks at the header's bytes so far: whole, it is consumed (and nothing after it); else refused, or more awaited.</summary>
+    private unsafe void ReadHeader(uint events)
     {
-        if (fromClient)
+        var bytes = stackalloc byte[ProxyHeaderParser.MaxLength];
+        var peeked = LinuxCalls.Receive(ClientFd, bytes, ProxyHeaderParser.MaxLength, LinuxCalls.MsgPeek);
+        if (peeked < 0 && Marshal.GetLastPInvokeError() == LinuxCalls.EAgain)
         {
-            _fromClient += bytes;
-        }
-        else
-        {
-            _toClientBytes += bytes;
-        }
-
-        Volatile.Write(ref _lastActivity, Environment.TickCount64);
-    }
-
-    /// <summary>A direction's source ended: <paramref name="destination"/>'s sending side is shut down, and the relay is done once both are.</summary>
-    public void SourceEnded(Socket destination)
-    {
-        try
-        {
-            destination.Shutdown(SocketShutdown.Send);
-        }
-        catch (SocketException)
-        {
-            // Reset meanwhile: its own readiness says so.
-        }
-
-        if (_toUpstream.Ended && _toClient.Ended)
-        {
-            Finish(TcpRelayEnd.Closed, null);
-        }
-    }
-
-    /// <summary>
-    /// A splice or send failed with <paramref name="error"/> on the source (<paramref name="onSource"/>) or the destination
-    /// of the direction from the client (<paramref name="fromClient"/>) or to it: a reset (or a broken pipe: the peer reset)
-    /// is passed on to the other side, anything else stops the relay.
-    /// </summary>
-    public void Failed(int error, bool fromClient, bool onSource)
-    {
-        if (error is not (LinuxCalls.EConnReset or LinuxCalls.EPipe))
-        {
-            Stop(TcpRelayEnd.Aborted);
-        }
-        else if (fromClient == onSource)
-        {
-            Finish(TcpRelayEnd.ClientReset, _upstream);
-        }
-        else
-        {
-            Finish(TcpRelayEnd.UpstreamReset, _client);
-        }
-    }
-
-    /// <summary>Ends the relay for <paramref name="end"/> unless it has ended already: both sides closed with a FIN.</summary>
-    public void Stop(TcpRelayEnd end) => Finish(end, null);
-
-    /// <summary>The loop stops: the relay ends as aborted.</summary>
-    public void Abort() => Stop(TcpRelayEnd.Aborted);
-
-    private void Start()
-    {
-        Loop.Hand(_upstreamSlot, new RelaySocket(this, client: false));
-        try
-        {
-            var added = false;
-            _client.SafeHandle.DangerousAddRef(ref added);
-            _clientHeld = added;
-            _clientSlot = Loop.Register((int)_client.SafeHandle.DangerousGetHandle(), new RelaySocket(this, client: true));
-        }
-        catch (Exception e) when (e is ObjectDisposedException or IOException)
-        {
-            // Aborted before the relay began.
-            Stop(TcpRelayEnd.Aborted);
             return;
         }
 
-        // Bytes that came before the registrations raised no event here: each direction looks once.
-        _toUpstream.Drain();
-        if (!IsOver)
+        var received = new ReadOnlySpan<byte>(bytes, (int)Math.Max(peeked, 0));
+        var status = ProxyHeaderParser.TryParse(received, out var header, out var error);
+        if (status == ProxyHeaderStatus.Parsed)
         {
-            _toClient.Drain();
+            LinuxCalls.Receive(ClientFd, bytes, (nuint)header.Length, 0);
+
+            // What came after the header, and an end seen with it, are the relay's first readiness.
+            _clientEvents = (events & (LinuxCalls.EpollRdHup | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) | (peeked > header.Length ? LinuxCalls.EpollIn : 0);
+            _received = header;
+            if (header.Source is { } source)
+            {
+                (_client, _local) = (source, header.Destination);
+            }
+
+            Route();
+            return;
+        }
+
+        var ended = peeked <= 0 || (events & (LinuxCalls.EpollRdHup | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0;
+        if (ProxyHeaderReader.Refusal(status, error, ended, received.Length) is { } refusal)
+        {
+            RefuseHeader(refusal);
         }
     }
 
-    /// <param name="reset">The socket to reset (SO_LINGER 0 and close), when a reset is passed on; null to close both with a FIN.</param>
-    private void Finish(TcpRelayEnd end, Socket? reset)
+    private void RefuseHeader((string Refused, string Detail) refusal)
+    {
+        Connections.HeaderRefused(_route, _client, refusal.Refused, refusal.Detail, _start);
+        Discard();
+    }
+
+    private void Route()
+    {
+        _step = RelayStep.Routing;
+        var version = _route.Cluster.Options.ProxyProtocol;
+        if (version != ProxyProtocolVersion.None)
+        {
+            _header = ProxyHeaderWriter.HeaderOf(version, _client, _local ?? LocalAddress(), _received.Alpn, _received.Authority);
+        }
+
+        _ = RouteAsync();
+    }
+
+    private async Task RouteAsync()
+    {
+        var target = await RelayRouting.ConnectAsync(_route.Cluster, ConnectAsync, Connections.Services.Routing);
+        _destination = target.Destination;
+        if (Loop.IsCurrent)
+        {
+            Routed();
+        }
+        else
+        {
+            // A destination's queue ended the wait elsewhere (its timeout, or it was full).
+            Loop.Post(static state => ((LoopRelay)state!).Routed(), this);
+        }
+    }
+
+    /// <summary>The destination's connect, begun on the loop; its value task completes on the loop's thread, which goes on inline.</summary>
+    private ValueTask<(LoopRelay? Connection, ForwarderError Error)> ConnectAsync(Destination destination)
+    {
+        _connected.Reset();
+        var task = new ValueTask<(LoopRelay? Connection, ForwarderError Error)>(this, _connected.Version);
+        _destination = destination;
+        if (destination.Endpoint.EndPoint is IPEndPoint address)
+        {
+            _connecting = address;
+            if (Loop.IsCurrent)
+            {
+                BeginConnect();
+            }
+            else
+            {
+                Loop.Post(static state => ((LoopRelay)state!).BeginConnect(), this);
+            }
+        }
+        else
+        {
+            _ = ResolveAsync((DnsEndPoint)destination.Endpoint.EndPoint);
+        }
+
+        return task;
+    }
+
+    /// <summary>The rare destination named by host: resolved off the loop, its first address connected to on it.</summary>
+    private async Task ResolveAsync(DnsEndPoint name)
+    {
+        try
+        {
+            var addresses = await Dns.GetHostAddressesAsync(name.Host, name.AddressFamily);
+            _connecting = addresses.Length > 0 ? new IPEndPoint(addresses[0], name.Port) : null;
+        }
+        catch (SocketException)
+        {
+            _connecting = null;
+        }
+
+        Loop.Post(static state => ((LoopRelay)state!).BeginConnect(), this);
+    }
+
+    private unsafe void BeginConnect()
+    {
+        if (IsOver || _connecting is not { } address)
+        {
+            ConnectEnded(IsOver ? SocketError.OperationAborted : SocketError.HostNotFound);
+            return;
+        }
+
+        var fd = LinuxCalls.Socket(address.AddressFamily == AddressFamily.InterNetwork ? LinuxCalls.AfInet : LinuxCalls.AfInet6, LinuxCalls.SockStream | LinuxCalls.SockNonblock | LinuxCalls.SockCloexec, 0);
+        if (fd < 0)
+        {
+            ConnectEnded((SocketError)Marshal.GetLastPInvokeError());
+            return;
+        }
+
+        UpstreamFd = fd;
+        NoDelay(fd);
+        var socketAddress = stackalloc byte[LinuxCalls.SocketAddressSize];
+        var length = SocketAddresses.Write(address, socketAddress);
+        if (LinuxCalls.Connect(fd, socketAddress, length) < 0 && Marshal.GetLastPInvokeError() is var error && error != LinuxCalls.EInProgress)
+        {
+            ConnectEnded(ErrorOf(error));
+            return;
+        }
+
+        // The registration's first output readiness says how the connect ended.
+        _step = RelayStep.Connecting;
+        _deadline = Environment.TickCount64 + (long)_route.Options.ConnectTimeout.TotalMilliseconds;
+        _upstreamSlot = Loop.Register(fd, _toClient);
+    }
+
+    /// <summary>
+    /// The connect's error: none when epoll reported output readiness alone, else the socket's (<c>SO_ERROR</c>); or the
+    /// send of the cluster's PROXY protocol header failing.
+    /// </summary>
+    private unsafe SocketError UpstreamError(uint events)
+    {
+        var error = 0;
+        var length = (uint)sizeof(int);
+        if ((events & (LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0
+            && LinuxCalls.GetSocketOption(UpstreamFd, LinuxCalls.SolSocket, LinuxCalls.SoError, &error, &length) < 0)
+        {
+            error = Marshal.GetLastPInvokeError();
+        }
+
+        if ((events & (LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0 && error == 0)
+        {
+            // A hang-up with no error pending: the connection is gone all the same.
+            error = LinuxCalls.EConnReset;
+        }
+
+        if (error != 0 || _header.Length == 0)
+        {
+            return ErrorOf(error);
+        }
+
+        // A fresh connection's send buffer takes the header (at most a few hundred bytes) whole, or the connect failed.
+        fixed (byte* header = _header)
+        {
+            var sent = LinuxCalls.Send(UpstreamFd, header, (nuint)_header.Length, LinuxCalls.MsgNosignal);
+            return sent == _header.Length ? SocketError.Success
+                : sent < 0 ? ErrorOf(Marshal.GetLastPInvokeError())
+                : SocketError.NoBufferSpaceAvailable;
+        }
+    }
+
+    /// <summary>The connect ended: connected, or the upstream socket closed and the failure logged; the routing goes on inline.</summary>
+    private void ConnectEnded(SocketError error)
+    {
+        if (error == SocketError.Success && !IsOver)
+        {
+            _connected.SetResult((this, ForwarderError.None));
+            return;
+        }
+
+        CloseUpstream();
+        if (!IsOver)
+        {
+            _step = RelayStep.Routing;
+        }
+
+        var failure = error switch
+        {
+            SocketError.OperationAborted => ForwarderError.ClientAborted,
+            SocketError.TimedOut => ForwarderError.ConnectTimeout,
+            _ => ForwarderError.ConnectFailed,
+        };
+        if (failure != ForwarderError.ClientAborted)
+        {
+            Connections.Services.Routing.FailureLog.ForwardingFailed(_destination!.Name, failure, new SocketException((int)error));
+        }
+
+        _connected.SetResult((null, failure));
+    }
+
+    /// <summary>The routing ended, on the loop: relayed, or closed with no upstream connection.</summary>
+    private void Routed()
+    {
+        if (IsOver)
+        {
+            // Aborted meanwhile: the routing saw its connect fail, and let the destination's slot go.
+            return;
+        }
+
+        if (_step != RelayStep.Connecting)
+        {
+            Connections.NoUpstream(_route, _client, _destination, _start, _received);
+            Discard();
+            return;
+        }
+
+        _step = RelayStep.Relaying;
+        _header = [];
+        _lastActivity = Environment.TickCount64;
+
+        // Only a socket that reported something meanwhile is read now: a socket with nothing to read costs no call.
+        var (client, upstream) = (_clientEvents, _upstreamEvents);
+        (_clientEvents, _upstreamEvents) = (0, 0);
+        if (client != 0)
+        {
+            Relay(client: true, client);
+        }
+
+        if (!IsOver && (upstream & ~LinuxCalls.EpollOut) != 0)
+        {
+            Relay(client: false, upstream);
+        }
+    }
+
+    /// <param name="reset">The descriptor to reset (SO_LINGER 0, then close) when a reset is passed on; -1 to close both with a FIN.</param>
+    private void Finish(TcpRelayEnd end, int reset)
     {
         if (IsOver)
         {
             return;
         }
 
-        IsOver = true;
+        var step = _step;
+        _step = RelayStep.Over;
         _end = end;
-        _stop.Unregister();
-        Loop.Unregister(_upstreamSlot);
-        if (_clientSlot >= 0)
-        {
-            Loop.Unregister(_clientSlot);
-        }
-
         _toUpstream.Release();
         _toClient.Release();
-        if (_clientHeld)
+        if (reset >= 0)
         {
-            _client.SafeHandle.DangerousRelease();
+            Linger(reset);
+        }
+        else if (end != TcpRelayEnd.Closed)
+        {
+            // Closed: the first end's shutdown was passed on, and the close sends the second's FIN.
+            LinuxCalls.Shutdown(ClientFd, LinuxCalls.ShutBoth);
+            LinuxCalls.Shutdown(UpstreamFd, LinuxCalls.ShutBoth);
         }
 
-        if (reset is null)
+        CloseUpstream();
+        CloseClient();
+        var relayed = step == RelayStep.Relaying;
+        Connections.Ended(_route, _client, relayed ? _destination : null, _end, _fromClient, _toClientBytes, _start, _received);
+        Connections.Exit();
+        if (step == RelayStep.Connecting)
         {
-            if (end != TcpRelayEnd.Closed)
-            {
-                // Closed: each side's sending side is shut down already.
-                ShutDown(_client);
-                ShutDown(_upstream);
-            }
+            // The routing waits for this connect: it ends now, and finds the relay over.
+            _connected.SetResult((null, ForwarderError.ClientAborted));
         }
-        else
-        {
-            try
-            {
-                reset.LingerState = new LingerOption(true, 0);
-            }
-            catch (SocketException)
-            {
-                // Reset already: nothing is left to reset.
-            }
-
-            reset.Dispose();
-        }
-
-        _upstream.Dispose();
-        _done.TrySetResult();
     }
 
-    /// <summary>Shuts both sides of <paramref name="socket"/> down (a FIN unless sent already).</summary>
-    private static void ShutDown(Socket socket)
+    /// <summary>Closes the client's connection unrelayed (its end counted and logged by the caller).</summary>
+    private void Discard()
     {
-        try
-        {
-            socket.Shutdown(SocketShutdown.Both);
-        }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
-        {
-            // Reset or closed already.
-        }
+        _step = RelayStep.Over;
+        CloseClient();
+        Connections.Exit();
     }
+
+    private void CloseClient()
+    {
+        Loop.Unregister(_clientSlot);
+        _home.Remove(this);
+        LinuxCalls.Close(ClientFd);
+    }
+
+    private void CloseUpstream()
+    {
+        if (UpstreamFd < 0)
+        {
+            return;
+        }
+
+        if (_upstreamSlot >= 0)
+        {
+            Loop.Unregister(_upstreamSlot);
+            _upstreamSlot = -1;
+        }
+
+        LinuxCalls.Close(UpstreamFd);
+        UpstreamFd = -1;
+    }
+
+    private unsafe IPEndPoint? LocalAddress()
+    {
+        var address = stackalloc byte[LinuxCalls.SocketAddressSize];
+        var length = (uint)LinuxCalls.SocketAddressSize;
+        return LinuxCalls.GetSocketName(ClientFd, address, &length) == 0 ? SocketAddresses.Read(address) : null;
+    }
+
+    private static unsafe void NoDelay(int fd)
+    {
+        var on = 1;
+        LinuxCalls.SetSocketOption(fd, LinuxCalls.IpProtoTcp, LinuxCalls.TcpNoDelay, &on, sizeof(int));
+    }
+
+    private static unsafe void Linger(int fd)
+    {
+        var linger = stackalloc int[2] { 1, 0 };
+        LinuxCalls.SetSocketOption(fd, LinuxCalls.SolSocket, LinuxCalls.SoLinger, linger, 2 * sizeof(int));
+    }
+
+    private static SocketError ErrorOf(int errno) => errno == 0 ? SocketError.Success : new SocketException(errno).SocketErrorCode;
 }

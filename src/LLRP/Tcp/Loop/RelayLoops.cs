@@ -1,28 +1,26 @@
-using LLRP.Transport.Epoll;
-
 namespace LLRP.Tcp.Loop;
 
 /// <summary>
-/// The event loops the spliced relays run on, one per core: a relay's two sockets, its connect and its splices stay on one
-/// loop's thread, so no readiness goes through a thread pool and no relay state is shared between threads. The relays
-/// have loops of their own, not the epoll transport's: TCP routes splice with either transport, and a loop that only
-/// relays never waits behind HTTP parsing. Relays go to the loops in turn.
+/// The event loops the spliced relays run on, one per core. A client connection lives its whole life on one loop: the
+/// loop's own listening socket of its route accepts it (<see cref="LoopListener"/>), and the loop reads its PROXY protocol
+/// header, opens its upstream connection and splices both ways (<see cref="LoopRelay"/>), with no thread pool between a
+/// readiness and what follows it and no relay state shared between threads. The relays have loops of their own, not the
+/// epoll transport's: TCP routes splice with either transport, and a loop that only relays never waits behind HTTP parsing.
 /// </summary>
 internal sealed class RelayLoops : IDisposable
 {
-    private readonly EventLoop[] _loops;
-    private int _next;
+    private readonly RelayLoop[] _loops;
 
     public RelayLoops()
     {
-        _loops = new EventLoop[Environment.ProcessorCount];
+        _loops = new RelayLoop[Environment.ProcessorCount];
         for (var i = 0; i < _loops.Length; i++)
         {
-            _loops[i] = new EventLoop(i);
+            _loops[i] = new RelayLoop(i);
         }
     }
 
-    public EventLoop Next() => _loops[(int)((uint)Interlocked.Increment(ref _next) % (uint)_loops.Length)];
+    public IReadOnlyList<RelayLoop> All => _loops;
 
     public void Dispose()
     {

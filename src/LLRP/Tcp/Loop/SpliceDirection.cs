@@ -1,4 +1,3 @@
-using System.Net.Sockets;
 using System.Runtime.InteropServices;
 using LLRP.Tcp.Splice;
 using LLRP.Transport.Epoll;
@@ -15,9 +14,9 @@ namespace LLRP.Tcp.Loop;
 /// bytes wait (copied ones in an array of their own, spliced ones in the pipe) for its output readiness, and the source's
 /// readiness is left until they have gone. The source's end of stream is passed on as a shutdown of the destination's
 /// sending side. A pipe is taken from the pool only while bytes are in flight, so an idle direction holds no pipe and no
-/// buffer. Bytes read before the relay (past a PROXY protocol header) are sent first.
+/// buffer. A direction is also what the loop reports its source's readiness to (the relay is told which side it is).
 /// </summary>
-internal sealed unsafe class SpliceDirection
+internal sealed unsafe class SpliceDirection : IReadinessHandler
 {
     /// <summary>
     /// The receive that decides between a copy and a splice: a request or a response of a few KiB is copied whole, a bulk
@@ -35,32 +34,22 @@ internal sealed unsafe class SpliceDirection
     private static byte[]? t_buffer;
 
     private readonly LoopRelay _relay;
-    private readonly int _source;
-    private readonly int _destination;
     private readonly SplicePipePool _pipes;
     private byte[]? _unsent;
     private int _unsentOffset;
     private SplicePipe? _pipe;
     private nint _pending;
     private bool _bulk;
-    private bool _draining;
 
     /// <param name="fromClient">Whether the source is the client's socket.</param>
-    /// <param name="head">Bytes to send before anything is read; null for none.</param>
-    public SpliceDirection(LoopRelay relay, int source, Socket destination, bool fromClient, SplicePipePool pipes, byte[]? head)
+    public SpliceDirection(LoopRelay relay, bool fromClient, SplicePipePool pipes)
     {
         _relay = relay;
-        _source = source;
-        Destination = destination;
-        _destination = (int)destination.SafeHandle.DangerousGetHandle();
         FromClient = fromClient;
         _pipes = pipes;
-        _unsent = head;
     }
 
     public bool FromClient { get; }
-
-    public Socket Destination { get; }
 
     /// <summary>Whether bytes wait for the destination's room: the source's readiness is left until they have gone.</summary>
     public bool WaitsForDestination { get; private set; }
@@ -74,17 +63,18 @@ internal sealed unsafe class SpliceDirection
     /// <summary>The source's end of stream was passed on.</summary>
     public bool Ended { get; private set; }
 
-    /// <summary>
-    /// Moves what is there when no readiness was seen for it (the relay's start, whose sockets' earlier events went
-    /// elsewhere): the source is read until it would block or ends, a short receive being no proof that no end of stream
-    /// came with it.
-    /// </summary>
-    public void Drain()
+    private int SourceFd => FromClient ? _relay.ClientFd : _relay.UpstreamFd;
+
+    private int DestinationFd => FromClient ? _relay.UpstreamFd : _relay.ClientFd;
+
+    public void OnReady(uint events) => _relay.OnReady(FromClient, events);
+
+    /// <summary>Nothing is sent through the loop's flushes: the splices send as they go.</summary>
+    public void Flush()
     {
-        _draining = true;
-        Pump();
-        _draining = false;
     }
+
+    public void Fail(Exception error) => _relay.Abort();
 
     public void Pump()
     {
@@ -123,7 +113,7 @@ internal sealed unsafe class SpliceDirection
     {
         int error;
         var length = (uint)sizeof(int);
-        if (LinuxCalls.GetSocketOption(_source, LinuxCalls.SolSocket, LinuxCalls.SoError, &error, &length) < 0)
+        if (LinuxCalls.GetSocketOption(SourceFd, LinuxCalls.SolSocket, LinuxCalls.SoError, &error, &length) < 0)
         {
             error = Marshal.GetLastPInvokeError();
         }
@@ -169,14 +159,14 @@ internal sealed unsafe class SpliceDirection
         var buffer = t_buffer ??= GC.AllocateArray<byte>(CopySize, pinned: true);
         fixed (byte* start = buffer)
         {
-            var read = LinuxCalls.Receive(_source, start, CopySize, 0);
+            var read = LinuxCalls.Receive(SourceFd, start, CopySize, 0);
             if (read <= 0)
             {
                 SourceStopped(read, Marshal.GetLastPInvokeError());
                 return false;
             }
 
-            var sent = LinuxCalls.Send(_destination, start, (nuint)read, LinuxCalls.MsgNosignal);
+            var sent = LinuxCalls.Send(DestinationFd, start, (nuint)read, LinuxCalls.MsgNosignal);
             if (sent < 0)
             {
                 var error = Marshal.GetLastPInvokeError();
@@ -201,7 +191,7 @@ internal sealed unsafe class SpliceDirection
 
             // A short receive drained the source, unless its end of stream had come too, which only a receive of 0 says.
             _bulk = read == CopySize;
-            return _bulk || SourceClosing || _draining;
+            return _bulk || SourceClosing;
         }
     }
 
@@ -217,7 +207,7 @@ internal sealed unsafe class SpliceDirection
             return true;
         }
 
-        var read = LinuxCalls.Splice(_source, 0, _pipe.WriteEnd, 0, SplicePipe.Capacity, Flags);
+        var read = LinuxCalls.Splice(SourceFd, 0, _pipe.WriteEnd, 0, SplicePipe.Capacity, Flags);
         if (read > 0)
         {
             _pending = read;
@@ -238,7 +228,7 @@ internal sealed unsafe class SpliceDirection
         if (result == 0)
         {
             Ended = true;
-            _relay.SourceEnded(Destination);
+            _relay.SourceEnded(FromClient);
         }
         else if (error != LinuxCalls.EAgain)
         {
@@ -254,7 +244,7 @@ internal sealed unsafe class SpliceDirection
         {
             fixed (byte* start = unsent)
             {
-                sent = LinuxCalls.Send(_destination, start + _unsentOffset, (nuint)(unsent.Length - _unsentOffset), LinuxCalls.MsgNosignal);
+                sent = LinuxCalls.Send(DestinationFd, start + _unsentOffset, (nuint)(unsent.Length - _unsentOffset), LinuxCalls.MsgNosignal);
             }
 
             if (sent > 0 && (_unsentOffset += (int)sent) == unsent.Length)
@@ -264,7 +254,7 @@ internal sealed unsafe class SpliceDirection
         }
         else
         {
-            sent = LinuxCalls.Splice(_pipe!.ReadEnd, 0, _destination, 0, (nuint)_pending, Flags);
+            sent = LinuxCalls.Splice(_pipe!.ReadEnd, 0, DestinationFd, 0, (nuint)_pending, Flags);
             if (sent > 0)
             {
                 _pending -= sent;

@@ -33,9 +33,6 @@ internal sealed class TcpRouteConnection : ConnectionContext, IConnectionSocketF
 
     public Socket Socket => _socket;
 
-    /// <summary>The reader <see cref="Transport"/> made, with the bytes it read and nobody consumed; null when nothing read the socket.</summary>
-    public PipeReader? ReadInput => _transport?.Input;
-
     public override string ConnectionId
     {
         get => _id ??= "tcp-" + Interlocked.Increment(ref s_lastId).ToString(System.Globalization.CultureInfo.InvariantCulture);

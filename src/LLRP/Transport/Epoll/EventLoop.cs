@@ -35,13 +35,20 @@ internal sealed unsafe class EventLoop : IDisposable
     private readonly List<IReadinessHandler> _flushes = [];
     private readonly CancellationTokenSource _stopped = new();
     private readonly Lock _wakeGate = new();
+    private readonly Action<long>? _tick;
+    private readonly int _tickMs;
+    private long _nextTick;
     private int _wakePending;
     private bool _wakeClosed;
     private volatile bool _stopping;
 
-    public EventLoop(int id)
+    /// <param name="tick">Called on the loop's thread every <paramref name="tickMs"/> milliseconds or a little later (the wait for
+    /// readiness ends then), with <see cref="Environment.TickCount64"/>; null for none.</param>
+    public EventLoop(int id, Action<long>? tick = null, int tickMs = 0)
     {
         Id = id;
+        _tick = tick;
+        _tickMs = tickMs;
         _epoll = Check(LinuxCalls.EpollCreate(LinuxCalls.EpollCloexec), "epoll_create1");
         _wake = Check(LinuxCalls.EventFd(0, LinuxCalls.EfdCloexec | LinuxCalls.EfdNonblock), "eventfd");
         Control(LinuxCalls.EpollCtlAdd, _wake, LinuxCalls.EpollIn, WakeToken);
@@ -116,7 +123,9 @@ internal sealed unsafe class EventLoop : IDisposable
     public void Post(Action<object?> work, object? state)
     {
         _posted.Enqueue((work, state));
-        if (Interlocked.Exchange(ref _wakePending, 1) == 0)
+
+        // From the loop's own thread no wake is written: its next wait does not block while work is queued.
+        if (!IsCurrent && Interlocked.Exchange(ref _wakePending, 1) == 0)
         {
             // Under the gate, so that Dispose never closes the eventfd (whose number another socket may then take) between
             // this post's claim of the wake and its write.
@@ -181,9 +190,10 @@ internal sealed unsafe class EventLoop : IDisposable
         var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * EventSize));
         try
         {
+            _nextTick = Environment.TickCount64 + _tickMs;
             while (!_stopping)
             {
-                var count = LinuxCalls.EpollWait(_epoll, events, MaxEvents, -1);
+                var count = LinuxCalls.EpollWait(_epoll, events, MaxEvents, WaitMs());
                 if (count < 0)
                 {
                     Check(Marshal.GetLastPInvokeError() == LinuxCalls.EIntr ? 0 : -1, "epoll_wait");
@@ -198,6 +208,7 @@ internal sealed unsafe class EventLoop : IDisposable
 
                 RunPosted();
                 RunFlushes();
+                RunTick();
             }
 
             // Closing a socket unregisters it: the handlers are copied first.
@@ -238,6 +249,32 @@ internal sealed unsafe class EventLoop : IDisposable
             {
                 handler.Fail(e);
             }
+        }
+    }
+
+    /// <summary>How long the next wait for readiness may block: not at all while work is queued, until the next tick at most.</summary>
+    private int WaitMs()
+    {
+        if (!_posted.IsEmpty)
+        {
+            return 0;
+        }
+
+        return _tick is null ? -1 : (int)Math.Clamp(_nextTick - Environment.TickCount64, 0, _tickMs);
+    }
+
+    private void RunTick()
+    {
+        if (_tick is null)
+        {
+            return;
+        }
+
+        var now = Environment.TickCount64;
+        if (now >= _nextTick)
+        {
+            _nextTick = now + _tickMs;
+            _tick(now);
         }
     }
 

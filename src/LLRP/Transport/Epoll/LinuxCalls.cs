@@ -22,6 +22,7 @@ internal static unsafe partial class LinuxCalls
     public const int EfdCloexec = 0x80000;
     public const int EfdNonblock = 0x800;
     public const int MsgNosignal = 0x4000;
+    public const int MsgPeek = 2;
     public const int EIntr = 4;
     public const int EAgain = 11;
     public const int EConnReset = 104;
@@ -82,4 +83,40 @@ internal static unsafe partial class LinuxCalls
     /// <summary><c>getsockopt(fd, level, name, value, &amp;length)</c>: with <see cref="SoError"/>, the socket's pending error (an errno, 0 for none), which it clears.</summary>
     [LibraryImport("libc", EntryPoint = "getsockopt", SetLastError = true)]
     public static partial int GetSocketOption(int fd, int level, int name, int* value, uint* length);
+
+    public const int EInProgress = 115;
+    public const int EConnAborted = 103;
+    public const int SockNonblock = 0x800;
+    public const int SockCloexec = 0x80000;
+    public const int SockStream = 1;
+    public const int AfInet = 2;
+    public const int AfInet6 = 10;
+    public const int IpProtoTcp = 6;
+    public const int TcpNoDelay = 1;
+    public const int SoLinger = 13;
+    public const int SoReusePort = 15;
+    public const int ShutWrite = 1;
+    public const int ShutBoth = 2;
+
+    /// <summary>The size of <c>struct sockaddr_in6</c>, which also holds a <c>sockaddr_in</c>.</summary>
+    public const int SocketAddressSize = 28;
+
+    /// <summary><c>accept4(2)</c>: the next connection of a listening socket, or -1 (<see cref="EAgain"/> when none waits).</summary>
+    [LibraryImport("libc", EntryPoint = "accept4", SetLastError = true)]
+    public static partial int Accept(int fd, byte* address, uint* length, int flags);
+
+    [LibraryImport("libc", EntryPoint = "socket", SetLastError = true)]
+    public static partial int Socket(int domain, int type, int protocol);
+
+    [LibraryImport("libc", EntryPoint = "connect", SetLastError = true)]
+    public static partial int Connect(int fd, byte* address, uint length);
+
+    [LibraryImport("libc", EntryPoint = "getsockname", SetLastError = true)]
+    public static partial int GetSocketName(int fd, byte* address, uint* length);
+
+    [LibraryImport("libc", EntryPoint = "shutdown", SetLastError = true)]
+    public static partial int Shutdown(int fd, int how);
+
+    [LibraryImport("libc", EntryPoint = "setsockopt", SetLastError = true)]
+    public static partial int SetSocketOption(int fd, int level, int name, void* value, uint length);
 }

@@ -1,0 +1,85 @@
+using LLRP.Transport.Epoll;
+
+namespace LLRP.Tcp.Loop;
+
+/// <summary>
+/// One relay loop: its <see cref="EventLoop"/> and the relays living on it, in a list linked through the relays
+/// themselves (no node per relay). Every <see cref="TickMs"/> the loop's tick hands the time to each of them: their
+/// PROXY protocol header, connect and idle timeouts run from here, with no timer per connection. Used on the loop's thread only.
+/// </summary>
+internal sealed class RelayLoop : IDisposable
+{
+    /// <summary>How often the timeouts are looked at: a timeout fires up to this late.</summary>
+    public const int TickMs = 100;
+
+    private LoopRelay? _first;
+    private int _count;
+
+    public RelayLoop(int id) => Loop = new EventLoop(id, Tick, TickMs);
+
+    public EventLoop Loop { get; }
+
+    /// <summary>The connections living on this loop, from their acceptance to their end (read from any thread).</summary>
+    public int Count => Volatile.Read(ref _count);
+
+    public void Add(LoopRelay relay)
+    {
+        relay.Next = _first;
+        if (_first is not null)
+        {
+            _first.Previous = relay;
+        }
+
+        _first = relay;
+        Volatile.Write(ref _count, _count + 1);
+    }
+
+    public void Remove(LoopRelay relay)
+    {
+        if (relay.Previous is null)
+        {
+            _first = relay.Next;
+        }
+        else
+        {
+            relay.Previous.Next = relay.Next;
+        }
+
+        if (relay.Next is not null)
+        {
+            relay.Next.Previous = relay.Previous;
+        }
+
+        relay.Previous = null;
+        relay.Next = null;
+        Volatile.Write(ref _count, _count - 1);
+    }
+
+    /// <summary>Ends every relay of <paramref name="connections"/>'s route on this loop as aborted (the end of a graceful stop).</summary>
+    public void Abort(TcpRouteConnections connections)
+    {
+        for (var relay = _first; relay is not null;)
+        {
+            var next = relay.Next;
+            if (relay.Connections == connections)
+            {
+                relay.Abort();
+            }
+
+            relay = next;
+        }
+    }
+
+    public void Dispose() => Loop.Dispose();
+
+    private void Tick(long now)
+    {
+        for (var relay = _first; relay is not null;)
+        {
+            // Read first: a relay that ends here leaves the list.
+            var next = relay.Next;
+            relay.OnTick(now);
+            relay = next;
+        }
+    }
+}
