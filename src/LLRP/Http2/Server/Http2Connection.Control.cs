@@ -22,6 +22,7 @@ internal sealed partial class Http2Connection
     private bool _goAwaySent;
     private int _emptyFrames;
     private int _unansweredControl;
+    private bool _clientNotReading;
     private int _resetCredit;
 
     /// <summary>Our SETTINGS (RFC 9113 §3.4: the server's preface), and the connection window opened to its configured size.</summary>
@@ -433,6 +434,7 @@ internal sealed partial class Http2Connection
         _unansweredControl = _output.Drained is null ? 0 : _unansweredControl + 1;
         if (_unansweredControl > ServerLimits.MaxPendingControlAnswers)
         {
+            _clientNotReading = true;
             throw Error(Http2ErrorCode.EnhanceYourCalm, "A flood of SETTINGS or PING the client does not read the answers of");
         }
     }

@@ -11,6 +11,7 @@ namespace LLRP.Http2.Server;
 internal sealed partial class Http2Connection
 {
     private readonly ArrayBufferWriter<byte> _headerBlock = new(4096);
+    private readonly SkippedStreamIds _skippedStreamIds = new();
     private int _headerStreamId;
     private bool _headerEndStream;
     private bool _headerSelfDependent;
@@ -39,11 +40,18 @@ internal sealed partial class Http2Connection
             {
                 if (id <= _highestStreamId && !_recentlyReset.Contains(id))
                 {
-                    // As Kestrel: a stream at or below the highest one opened is closed (RFC 9113 §5.1, §5.1.1).
-                    throw Error(Http2ErrorCode.StreamClosed, "HEADERS on a closed stream (RFC 9113 §5.1)");
+                    // RFC 9113 §5.1.1: a new stream's id is above every one the client opened: one it skipped is an
+                    // unexpected id, PROTOCOL_ERROR; one it opened and closed is a closed stream, STREAM_CLOSED (§5.1).
+                    throw _skippedStreamIds.Contains(id)
+                        ? Error(Http2ErrorCode.ProtocolError, "HEADERS on a stream id below one opened (RFC 9113 §5.1.1)")
+                        : Error(Http2ErrorCode.StreamClosed, "HEADERS on a closed stream (RFC 9113 §5.1)");
                 }
 
-                _highestStreamId = Math.Max(_highestStreamId, id);
+                if (id > _highestStreamId)
+                {
+                    _skippedStreamIds.OnOpened(_highestStreamId, id);
+                    _highestStreamId = id;
+                }
             }
         }
 

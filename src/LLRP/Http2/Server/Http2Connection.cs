@@ -313,6 +313,13 @@ internal sealed partial class Http2Connection : ITrackedConnection
             }
         }
 
+        if (_clientNotReading)
+        {
+            // RFC 9113 §5.4.1: after a connection error's GOAWAY the connection closes; a client that reads none of what
+            // the server sends would hold the last flush, and the connection, forever: the transport is aborted.
+            _connection.Abort(new ConnectionAbortedException("The client reads nothing the server sends."));
+        }
+
         if (streamsEnded is not null)
         {
             await streamsEnded;
