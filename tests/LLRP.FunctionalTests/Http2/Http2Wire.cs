@@ -16,7 +16,7 @@ public sealed class Http2Wire : IAsyncDisposable
     public const byte EndStream = 0x1, EndHeaders = 0x4, Ack = 0x1, Padded = 0x8, PriorityFlag = 0x20;
 
     /// <summary>Error codes (RFC 9113 §7).</summary>
-    public const int NoError = 0x0, ProtocolError = 0x1, FlowControlError = 0x3, StreamClosed = 0x5, FrameSizeError = 0x6, RefusedStream = 0x7, Cancel = 0x8, CompressionError = 0x9;
+    public const int NoError = 0x0, ProtocolError = 0x1, FlowControlError = 0x3, StreamClosed = 0x5, FrameSizeError = 0x6, RefusedStream = 0x7, Cancel = 0x8, CompressionError = 0x9, EnhanceYourCalm = 0xb;
 
     /// <summary>SETTINGS parameters (RFC 9113 §6.5.2).</summary>
     public const ushort HeaderTableSize = 0x1, EnablePush = 0x2, MaxConcurrentStreams = 0x3, InitialWindowSize = 0x4, MaxFrameSize = 0x5;
@@ -235,7 +235,7 @@ public sealed class Http2Wire : IAsyncDisposable
     public async Task<Frame> ReadFrameAsync() =>
         await TryReadFrameAsync() ?? throw new EndOfStreamException("The server ended the connection where a frame was expected.");
 
-    /// <summary>The next frame as <see cref="ReadFrameAsync"/> reads it, or null when the server ended the connection (a close or a reset) first.</summary>
+    /// <summary>The next frame as <see cref="ReadFrameAsync"/> reads it, or null when the server ended the connection (a close or a reset) first, or within the frame.</summary>
     public async Task<Frame?> TryReadFrameAsync()
     {
         var header = new byte[9];
@@ -250,7 +250,16 @@ public sealed class Http2Wire : IAsyncDisposable
 
         var length = (header[0] << 16) | (header[1] << 8) | header[2];
         var payload = new byte[length];
-        await Deadline.RunAsync(token => _stream.ReadExactlyAsync(payload, token), "An HTTP/2 frame payload");
+        try
+        {
+            await Deadline.RunAsync(token => _stream.ReadExactlyAsync(payload, token), "An HTTP/2 frame payload");
+        }
+        catch (Exception e) when (e is EndOfStreamException or IOException)
+        {
+            // Aborted mid-frame: an end too.
+            return null;
+        }
+
         var frame = new Frame(header[3], header[4], BinaryPrimitives.ReadInt32BigEndian(header.AsSpan(5)) & int.MaxValue, payload);
         if (frame.Type == Settings && (frame.Flags & Ack) == 0)
         {

@@ -10,10 +10,8 @@ namespace LLRP.FunctionalTests.Http2;
 /// </summary>
 public sealed class OwnServerHardeningTests
 {
-    /// <summary>RFC 9113 §7: ENHANCE_YOUR_CALM.</summary>
-    private const int EnhanceYourCalm = 0xb;
-
-    private static string OwnServer => Http2Servers.Mode(Http2Servers.Llrp, LlrpModes.RawPooled);
+    /// <summary>Raw mode with pooled upstream connections on LLRP's own HTTP/2 server.</summary>
+    internal static string OwnServer => Http2Servers.Mode(Http2Servers.Llrp, LlrpModes.RawPooled);
 
     // RFC 9113 §10.5 and CVE-2023-44487 ("rapid reset"): streams opened and reset at once, never answered, take the
     // server's work without limit unless counted; past the reset credit (2 × limits.http2.maxConcurrentStreams, at least
@@ -32,11 +30,12 @@ public sealed class OwnServerHardeningTests
             await wire.SendResetAsync(id);
         }
 
-        await wire.ExpectConnectionErrorAsync(EnhanceYourCalm);
+        await wire.ExpectConnectionErrorAsync(Http2Wire.EnhanceYourCalm);
     }
 
-    // RFC 9113 §10.5: empty DATA frames without END_STREAM carry nothing and cost the server a frame each: past 100 in a
-    // row the connection ends with ENHANCE_YOUR_CALM.
+    // RFC 9113 §10.5 (CVE-2019-9518): empty DATA frames without END_STREAM carry nothing and cost the server a frame each:
+    // past 100 in a row the connection ends with ENHANCE_YOUR_CALM. Kestrel's server takes them without limit and keeps the
+    // connection.
     [Fact]
     public async Task EmptyDataFramesFlood_EnhanceYourCalm()
     {
@@ -50,7 +49,7 @@ public sealed class OwnServerHardeningTests
             await wire.SendDataAsync(1, [], endStream: false);
         }
 
-        await wire.ExpectConnectionErrorAsync(EnhanceYourCalm);
+        await wire.ExpectConnectionErrorAsync(Http2Wire.EnhanceYourCalm);
     }
 
     // RFC 9113 §6.10 and §10.5.1: a header block is bounded by the header list size the server announced; one that goes on
@@ -70,7 +69,7 @@ public sealed class OwnServerHardeningTests
             await wire.SendFrameAsync(Http2Wire.Continuation, 0, 1, junk);
         }
 
-        await wire.ExpectConnectionErrorAsync(EnhanceYourCalm);
+        await wire.ExpectConnectionErrorAsync(Http2Wire.EnhanceYourCalm);
         Assert.Empty(origin.Requests);
     }
 
