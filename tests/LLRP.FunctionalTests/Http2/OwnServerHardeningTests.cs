@@ -34,8 +34,7 @@ public sealed class OwnServerHardeningTests
     }
 
     // RFC 9113 §10.5 (CVE-2019-9518): empty DATA frames without END_STREAM carry nothing and cost the server a frame each:
-    // past 100 in a row the connection ends with ENHANCE_YOUR_CALM. Kestrel's server takes them without limit and keeps the
-    // connection.
+    // past 100 in a row the connection ends with ENHANCE_YOUR_CALM. Kestrel's server takes them on and keeps the connection.
     [Fact]
     public async Task EmptyDataFramesFlood_EnhanceYourCalm()
     {

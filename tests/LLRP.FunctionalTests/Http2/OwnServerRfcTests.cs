@@ -5,7 +5,8 @@ namespace LLRP.FunctionalTests.Http2;
 /// <summary>
 /// RFC 9113 and RFC 7541 rules LLRP's own HTTP/2 server keeps where Kestrel's departs from them, frame by frame
 /// (<see cref="Http2Wire"/>): each test names the section and what Kestrel's server does instead, so these run against
-/// LLRP's server alone (the tests run against both accept either behaviour).
+/// LLRP's server alone (the tests run against both accept either behaviour); the last one holds the other side of the
+/// §5.1.1 rule, where both servers agree.
 /// </summary>
 public sealed class OwnServerRfcTests
 {
@@ -14,7 +15,7 @@ public sealed class OwnServerRfcTests
     /// <summary>
     /// RFC 9113 §3.4: the client's preface is the magic string then a SETTINGS frame; another frame first (a PING, a
     /// HEADERS) is a connection error of type PROTOCOL_ERROR, and no request is served. Kestrel's server takes the frame as
-    /// if SETTINGS had come first: it answers the PING, serves the request.
+    /// if SETTINGS had come first, and keeps the connection open.
     /// </summary>
     [Theory]
     [InlineData(Http2Wire.Ping)]
@@ -41,7 +42,7 @@ public sealed class OwnServerRfcTests
 
     /// <summary>
     /// RFC 7541 §6.1: index 0 is not used; an indexed field of index 0 is a decoding error, a connection error of type
-    /// COMPRESSION_ERROR (RFC 9113 §4.3), and nothing is forwarded. Kestrel's server ends the connection with another code.
+    /// COMPRESSION_ERROR (RFC 9113 §4.3), and nothing is forwarded. Kestrel's server ends the connection with INTERNAL_ERROR.
     /// </summary>
     [Fact]
     public async Task IndexZero_CompressionErrorNothingForwarded()
@@ -81,7 +82,7 @@ public sealed class OwnServerRfcTests
     /// <summary>
     /// RFC 9113 §10.5 (CVE-2024-27316, the CONTINUATION flood): empty CONTINUATION frames add nothing to a header block,
     /// so its size limit never ends them; past 100 in a row the connection ends with ENHANCE_YOUR_CALM, and nothing
-    /// reaches the origin. Kestrel's server takes them without limit while the header block stays open.
+    /// reaches the origin. Kestrel's server takes them on and keeps the connection, the header block open.
     /// </summary>
     [Fact]
     public async Task EndlessEmptyContinuation_EnhanceYourCalmNothingForwarded()
