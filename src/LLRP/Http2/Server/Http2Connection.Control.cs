@@ -349,7 +349,7 @@ internal sealed partial class Http2Connection
                 {
                     stream.Reset(Http2ErrorCode.ProtocolError);
                 }
-                else if (!stream.OnWindowUpdate(increment))
+                else if (!stream.AdjustSendWindow(increment))
                 {
                     stream.Reset(Http2ErrorCode.FlowControlError);
                 }

@@ -30,22 +30,14 @@ internal sealed partial class Http2Stream
     private bool _sendCanceled;
     private ResponseCallbacks _callbacks;
 
-    /// <summary>The client's WINDOW_UPDATE for this stream (RFC 9113 §6.9.1). Under the output's lock.</summary>
-    /// <returns>False when the window would pass 2^31-1: a stream error of type FLOW_CONTROL_ERROR.</returns>
-    public bool OnWindowUpdate(long increment)
-    {
-        if (_sendWindow + increment > int.MaxValue)
-        {
-            return false;
-        }
-
-        _sendWindow += increment;
-        WakeSender();
-        return true;
-    }
-
-    /// <summary>The client changed SETTINGS_INITIAL_WINDOW_SIZE by <paramref name="delta"/> (RFC 9113 §6.9.2). Under the output's lock.</summary>
-    /// <returns>False when the window would pass 2^31-1 (a connection error of type FLOW_CONTROL_ERROR).</returns>
+    /// <summary>
+    /// Moves this stream's send window by <paramref name="delta"/>: the client's WINDOW_UPDATE for it (RFC 9113 §6.9.1),
+    /// or its change of SETTINGS_INITIAL_WINDOW_SIZE (§6.9.2). Under the output's lock.
+    /// </summary>
+    /// <returns>
+    /// False when the window would pass 2^31-1: a stream error of type FLOW_CONTROL_ERROR for a WINDOW_UPDATE, a connection
+    /// error for a SETTINGS change.
+    /// </returns>
     public bool AdjustSendWindow(long delta)
     {
         if (_sendWindow + delta > int.MaxValue)

@@ -10,7 +10,7 @@ namespace LLRP.Http2.Server;
 /// One request stream of an <see cref="Http2Connection"/> (RFC 9113 §5.1), and the <see cref="HttpContext"/> the front
 /// end gets for it: the stream implements the request and response features itself, over a small pipe for the request
 /// body and another for response bytes not yet sent. The read loop opens it and feeds it (<see cref="OnData"/>,
-/// <see cref="OnClientReset"/>, <see cref="OnWindowUpdate"/>); its own task, on the thread pool, runs the front end
+/// <see cref="OnClientReset"/>, <see cref="AdjustSendWindow"/>); its own task, on the thread pool, runs the front end
 /// and sends the response. Both sides meet under the connection output's lock. Pooled per connection and reset between
 /// streams (<see cref="Recycle"/>).
 /// </summary>
