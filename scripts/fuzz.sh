@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of the HTTP/1.1 parsers with AFL++ and SharpFuzz. From anywhere:
+# Coverage-guided fuzzing of the HTTP/1.1 parsers and the HPACK decoder with AFL++ and SharpFuzz. From anywhere:
 #   bash scripts/fuzz.sh [minutes]              (default 5, per target)
 # 1. Installs afl++ with apt-get and the SharpFuzz command-line tool (SharpFuzz.CommandLine, a dotnet tool, into
 #    artifacts/fuzz/tools) when missing.
 # 2. Publishes tests/LLRP.Fuzz in Release into artifacts/fuzz/bin and checks that every seed of
 #    tests/LLRP.Fuzz/Corpus/<target> passes (LLRP.Fuzz <target> --replay).
-# 3. Instruments the LLRP.Http1 namespace of the published LLRP.dll in place (sharpfuzz LLRP.dll LLRP.Http1): AFL++
-#    then sees which branches of the parsers an input takes. Instrumented code runs only under afl-fuzz.
-# 4. Runs afl-fuzz for each target in turn (request-head, response-head, chunked; $FUZZ_TARGETS to choose), for the
+# 3. Instruments the LLRP.Http1 and LLRP.Http2 namespaces of the published LLRP.dll in place (sharpfuzz LLRP.dll
+#    LLRP.Http, a prefix of both): AFL++ then sees which branches of the parsers an input takes. Instrumented code runs only under afl-fuzz.
+# 4. Runs afl-fuzz for each target in turn (request-head, response-head, chunked, hpack; $FUZZ_TARGETS to choose), for the
 #    given minutes each, from its seed corpus, into results/fuzz-<UTC timestamp>/<target>. The targets run the input
 #    whole and in segments and compare; see tests/LLRP.Fuzz/Program.cs.
 # 5. Prints, per target, executions, executions per second, corpus size (paths found), crashes and hangs, from
@@ -19,7 +19,7 @@ set -euo pipefail
 
 minutes="${1:-5}"
 [[ $minutes =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: minutes must be a positive whole number, not '$minutes'" >&2; exit 2; }
-targets="${FUZZ_TARGETS:-request-head response-head chunked}"
+targets="${FUZZ_TARGETS:-request-head response-head chunked hpack}"
 hang_ms="${FUZZ_HANG_MS:-2000}"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -54,8 +54,8 @@ for target in $targets; do
     || { echo "fuzz.sh: a seed of $target fails before fuzzing" >&2; exit 1; }
 done
 
-echo "fuzz.sh: instrumenting LLRP.Http1 in $bin/LLRP.dll" >&2
-"$sharpfuzz" "$bin/LLRP.dll" LLRP.Http1 >>"$results/build.log" 2>&1 \
+echo "fuzz.sh: instrumenting LLRP.Http1 and LLRP.Http2 in $bin/LLRP.dll" >&2
+"$sharpfuzz" "$bin/LLRP.dll" LLRP.Http >>"$results/build.log" 2>&1 \
   || { echo "fuzz.sh: instrumentation failed, see $results/build.log" >&2; exit 1; }
 
 # The target is a managed program: afl-fuzz cannot see instrumentation in the dotnet host (AFL_SKIP_BIN_CHECK), and

@@ -8,6 +8,7 @@ internal static class FuzzTargets
         ["request-head"] = RequestHeadTarget.Run,
         ["response-head"] = ResponseHeadTarget.Run,
         ["chunked"] = ChunkedTarget.Run,
+        ["hpack"] = HpackTarget.Run,
     };
 
     public static IEnumerable<string> Names => Targets.Keys;

@@ -1,11 +1,13 @@
 // Fuzzing targets for SharpFuzz: the request head parser, the response head parser and the chunked decoder, each
-// checked against itself (the same input whole and cut into segments must give the same result). scripts/fuzz.sh
-// instruments LLRP.dll and runs each target under afl-fuzz:
+// checked against itself (the same input whole and cut into segments must give the same result), and the HPACK decoder
+// (its decoded fields encoded again must decode the same). scripts/fuzz.sh instruments LLRP.dll and runs each target
+// under afl-fuzz:
 //   LLRP.Fuzz <target>                  one input per iteration from afl-fuzz (SharpFuzz's persistent mode)
 //   LLRP.Fuzz <target> --replay <path>  each file of path (a file or a folder) once, outside afl-fuzz: exit 1 on the
 //                                       first one the target fails, naming it
-// Targets: request-head, response-head, chunked. An HttpMessageException is the parsers' answer to a bad message, not
-// a failure; any other exception, or a disagreement between the whole and the segmented input, is a crash for afl-fuzz.
+// Targets: request-head, response-head, chunked, hpack. An HttpMessageException (an HpackDecodingException for hpack)
+// is the parsers' answer to a bad message, not a failure; any other exception, or a disagreement of a target's own
+// check, is a crash for afl-fuzz.
 using LLRP.Fuzz;
 using SharpFuzz;
 

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Text;
 
 namespace LLRP.Http2.Codec;
 
@@ -54,8 +53,14 @@ internal static class HpackEncoder
         if (nameIndex == 0)
         {
             written += HpackInteger.Write(span[written..], 0x00, 7, name.Length);
-            Ascii.ToLower(name, span[written..], out var lowered);
-            written += lowered;
+            // A-Z only, every other byte as it is: Ascii.ToLower stops at the first non-ASCII byte, which would leave the
+            // name shorter than its length says.
+            for (var i = 0; i < name.Length; i++)
+            {
+                span[written + i] = name[i] is >= (byte)'A' and <= (byte)'Z' ? (byte)(name[i] | 0x20) : name[i];
+            }
+
+            written += name.Length;
         }
 
         written += HpackInteger.Write(span[written..], 0x00, 7, value.Length);

@@ -89,4 +89,30 @@ public sealed class HpackEncoderTests
         new HpackDecoder(4096, int.MaxValue).Decode(output.WrittenSpan, recorder);
         Assert.Equal([$"{name}: v"], recorder.Fields);
     }
+
+    /// <summary>
+    /// A name with a byte past ASCII keeps its every byte and its length (found by the hpack fuzzing target): lowercasing
+    /// stops at nothing, only A-Z change.
+    /// </summary>
+    [Fact]
+    public void EncodeField_NonAsciiName_EveryByteKept()
+    {
+        byte[] name = [(byte)'X', 0xC3, (byte)'A', 0xFF, (byte)'z'];
+        var output = new ArrayBufferWriter<byte>();
+        HpackEncoder.EncodeField(output, name, "v"u8);
+        HpackEncoder.EncodeField(output, "next"u8, "w"u8);
+
+        var sink = new RawSink();
+        new HpackDecoder(4096, int.MaxValue).Decode(output.WrittenSpan, sink);
+
+        Assert.Equal([(byte)'x', 0xC3, (byte)'a', 0xFF, (byte)'z'], sink.Names[0]);
+        Assert.Equal("next"u8.ToArray(), sink.Names[1]);
+    }
+
+    private sealed class RawSink : IHeaderSink
+    {
+        public List<byte[]> Names { get; } = [];
+
+        public void OnHeader(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value) => Names.Add(name.ToArray());
+    }
 }
