@@ -1,3 +1,5 @@
+using LLRP.Http1;
+
 namespace LLRP.Http2.Server;
 
 /// <summary>The rules of RFC 9113 §8.2 on one request field, over its bytes.</summary>
@@ -5,24 +7,7 @@ internal static class FieldRules
 {
     /// <summary>§8.2.1: a field name is lowercase, with no character outside a token (RFC 9110 §5.1) and no whitespace.</summary>
     public static bool IsValidName(ReadOnlySpan<byte> name)
-    {
-        if (name.IsEmpty)
-        {
-            return false;
-        }
-
-        foreach (var b in name)
-        {
-            if (b is >= (byte)'A' and <= (byte)'Z' || b <= 0x20 || b >= 0x7f || b is (byte)'(' or (byte)')' or (byte)',' or (byte)'/'
-                or (byte)':' or (byte)';' or (byte)'<' or (byte)'=' or (byte)'>' or (byte)'?' or (byte)'@' or (byte)'[' or (byte)'\\'
-                or (byte)']' or (byte)'{' or (byte)'}' or (byte)'"')
-            {
-                return false;
-            }
-        }
-
-        return true;
-    }
+        => !name.IsEmpty && HttpCharacters.IndexOfNonToken(name) < 0 && name.IndexOfAnyInRange((byte)'A', (byte)'Z') < 0;
 
     /// <summary>§8.2.1: a field value has no NUL, CR or LF, and no leading or trailing space or tab.</summary>
     public static bool IsValidValue(ReadOnlySpan<byte> value)
