@@ -51,10 +51,7 @@ internal static class CombinedLine
         Seconds(output, record.UpstreamMs);
         if (record.ProxyProtocol)
         {
-            Literal(output, " proxy_protocol_tlv_alpn="u8);
-            Name(output, record.ProxyAlpn);
-            Literal(output, " proxy_protocol_tlv_authority="u8);
-            Name(output, record.ProxyAuthority);
+            ProxyHeaderFields(output, record.ProxyAlpn, record.ProxyAuthority);
         }
 
         Literal(output, "\n"u8);
@@ -70,6 +67,15 @@ internal static class CombinedLine
         {
             Escaped(output, value, quoted: true);
         }
+    }
+
+    /// <summary>The ALPN and authority TLVs of a connection's PROXY protocol header, under nginx's variable names (<c>-</c> without).</summary>
+    internal static void ProxyHeaderFields(IBufferWriter<byte> output, string? alpn, string? authority)
+    {
+        Literal(output, " proxy_protocol_tlv_alpn="u8);
+        Name(output, alpn);
+        Literal(output, " proxy_protocol_tlv_authority="u8);
+        Name(output, authority);
     }
 
     internal static void Name(IBufferWriter<byte> output, string? name)

@@ -37,8 +37,7 @@ internal static class JsonLine
         Seconds(json, "upstream_time"u8, record.UpstreamMs);
         if (record.ProxyProtocol)
         {
-            Name(json, "proxy_protocol_tlv_alpn"u8, record.ProxyAlpn);
-            Name(json, "proxy_protocol_tlv_authority"u8, record.ProxyAuthority);
+            ProxyHeaderFields(json, record.ProxyAlpn, record.ProxyAuthority);
         }
 
         json.WriteEndObject();
@@ -60,6 +59,13 @@ internal static class JsonLine
         {
             json.WriteString(name, Encoding.UTF8.GetString(value));
         }
+    }
+
+    /// <summary>The ALPN and authority TLVs of a connection's PROXY protocol header, under nginx's variable names (null without).</summary>
+    internal static void ProxyHeaderFields(Utf8JsonWriter json, string? alpn, string? authority)
+    {
+        Name(json, "proxy_protocol_tlv_alpn"u8, alpn);
+        Name(json, "proxy_protocol_tlv_authority"u8, authority);
     }
 
     private static void Name(Utf8JsonWriter json, ReadOnlySpan<byte> name, string? value)

@@ -32,10 +32,7 @@ internal static class TcpSessionLine
         CombinedLine.Name(output, record.End);
         if (record.ProxyProtocol)
         {
-            CombinedLine.Literal(output, " proxy_protocol_tlv_alpn="u8);
-            CombinedLine.Name(output, record.Alpn);
-            CombinedLine.Literal(output, " proxy_protocol_tlv_authority="u8);
-            CombinedLine.Name(output, record.Authority);
+            CombinedLine.ProxyHeaderFields(output, record.Alpn, record.Authority);
         }
 
         CombinedLine.Literal(output, "\n"u8);
@@ -57,8 +54,7 @@ internal static class TcpSessionLine
         json.WriteString("end"u8, record.End);
         if (record.ProxyProtocol)
         {
-            NullableString(json, "proxy_protocol_tlv_alpn"u8, record.Alpn);
-            NullableString(json, "proxy_protocol_tlv_authority"u8, record.Authority);
+            JsonLine.ProxyHeaderFields(json, record.Alpn, record.Authority);
         }
 
         json.WriteEndObject();
