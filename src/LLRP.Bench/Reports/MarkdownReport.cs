@@ -88,7 +88,9 @@ public static class MarkdownReport
     {
         var samples = run.Samples.Where(s => s.Shape == shape).ToList();
         var method = shape.IsPost ? $"POST {shape.Path} ({shape.RequestBodyBytes} B body)" : $"GET {shape.Path}";
-        var legs = shape.Grpc
+        var legs = shape.GrpcByH2load
+            ? $", `-m{shape.StreamsPerConnection}` (h2load POSTing one gRPC-framed Echo request, `content-type: application/grpc`, `te: trailers`); HTTP/2 with prior knowledge (h2c) on both legs, to the bundled origin's Echo service; a contender whose check call failed or whose 2xx count the origin's count of calls answered OK does not match has no result"
+            : shape.Grpc
             ? $" channels × {shape.StreamsPerConnection} calls in flight (Grpc.Net.Client in the runner); HTTP/2 with prior knowledge (h2c) on both legs, to the bundled origin's Echo service"
             : shape.Legs.OriginHttp2
             ? $", `-m{shape.StreamsPerConnection}`; HTTP/2 with prior knowledge (h2c) on both legs (direct: h2load → the h2c origin)"
