@@ -5,8 +5,14 @@
 # #EndJobStatistics): h2load/rps/mean, h2load/requests, h2load/latency/{mean,50,75,90,99,max} (ms, from the log: h2load
 # prints no percentiles), h2load/errors/badresponses (3xx, 4xx, 5xx) and h2load/errors/socketerrors (errored + timeout).
 #
+# --grpc true: gRPC unary calls of the bundled origin's Echo service (the URL's path /llrp.echo.Echo/Unary): h2load POSTs
+# one gRPC-framed request (a 0 byte, the message's length as 4 big-endian bytes, then EchoMessage{text: "hello, llrp"}
+# encoded by protoc from src/LLRP.Downstream/Grpc/echo.proto) with content-type: application/grpc and te: trailers. h2load
+# sees only :status, so one call is made first with curl, whose trailers must say grpc-status: 0 and whose answer must
+# echo the text; the job fails otherwise.
+#
 # usage: scripts/crank-h2load.sh --url URL [--connections 32] [--streams 10] [--threads 1] [--duration 15]
-#                                [--warmup 15] [--body-bytes N]
+#                                [--warmup 15] [--body-bytes N] [--grpc true|false]
 set -euo pipefail
 
 url=""
@@ -16,6 +22,7 @@ threads=1
 duration=15
 warmup=15
 body=0
+grpc=false
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --url) url="$2"; shift 2 ;;
@@ -25,6 +32,7 @@ while [[ $# -gt 0 ]]; do
     --duration) duration="$2"; shift 2 ;;
     --warmup) warmup="$2"; shift 2 ;;
     --body-bytes) body="$2"; shift 2 ;;
+    --grpc) grpc="$2"; shift 2 ;;
     *) echo "crank-h2load.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -38,7 +46,27 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 args=(-c "$connections" -m "$streams" -t "$threads")
-if [[ $body -gt 0 ]]; then
+if [[ $grpc == true ]]; then
+  protoc="$(command -v protoc || compgen -G "$HOME/.nuget/packages/grpc.tools/*/tools/linux_x64/protoc" | tail -n 1 || true)"
+  if [[ -z $protoc ]]; then
+    [[ $(id -u) -eq 0 ]] || { echo "crank-h2load.sh: protoc is not installed (apt-get install protobuf-compiler)" >&2; exit 1; }
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq protobuf-compiler >/dev/null
+    protoc=protoc
+  fi
+  text="hello, llrp"
+  printf 'text: "%s"' "$text" | "$protoc" --proto_path="$(dirname "$0")/../src/LLRP.Downstream/Grpc" --encode=llrp.echo.EchoMessage echo.proto > "$work/message"
+  length=$(stat -c %s "$work/message")
+  { printf '\x00'; printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $((length >> 24 & 255)) $((length >> 16 & 255)) $((length >> 8 & 255)) $((length & 255)))"; cat "$work/message"; } > "$work/body"
+  args+=(-d "$work/body" -H "content-type: application/grpc" -H "te: trailers")
+  curl -sS --http2-prior-knowledge --max-time 10 --data-binary "@$work/body" -H "content-type: application/grpc" -H "te: trailers" \
+    -D "$work/check-head" -o "$work/check-body" "$url"
+  if ! grep -qi '^grpc-status: 0' "$work/check-head" || ! grep -qF "$text" "$work/check-body"; then
+    echo "crank-h2load.sh: the gRPC check call to $url did not answer grpc-status 0 with the echoed text:" >&2
+    cat "$work/check-head" >&2
+    exit 1
+  fi
+  echo "> gRPC check call: grpc-status 0, '$text' echoed"
+elif [[ $body -gt 0 ]]; then
   head -c "$body" /dev/zero | tr '\0' x > "$work/body"
   args+=(-d "$work/body" -H "content-type: application/octet-stream")
 fi

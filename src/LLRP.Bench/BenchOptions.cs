@@ -39,7 +39,10 @@ public sealed record BenchOptions
                                h2c-only listener) and h2scale-c1m100 (h2load -c 1 -m 100 to a bundled h2c origin allowing
                                10 streams per connection), run by direct, llrp-raw-pooled, yarp-app, haproxy
                                (server ... proto h2), nginx (grpc_pass) and llrp-raw-pooled-h2single (the cluster's
-                               HttpClient:EnableMultipleHttp2Connections false), which runs nothing else
+                               HttpClient:EnableMultipleHttp2Connections false), which runs nothing else;
+                               grpc-unary-h2load-c4m8: the same gRPC calls by h2load -c 4 -m 8 (a POST of one framed
+                               Echo request, content-type application/grpc, te trailers), a contender failing when a
+                               check call or the origin's count of calls answered OK disagrees with h2load's 2xx
           --unpinned           do not pin the proxy to core 0 and origin + load to core 1
           --no-large-bodies    skip the 1 GiB download and upload
           --origin nginx|bundled

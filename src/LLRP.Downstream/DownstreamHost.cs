@@ -37,10 +37,12 @@ public static class DownstreamHost
             throw new ArgumentException(SettingsFileError.Describe(e), e);
         }
 
-        var dispatcher = new RequestDispatcher(ResponseDelaySetting.Read(builder.Configuration));
+        var unaryCalls = new UnaryCallCounter();
+        var dispatcher = new RequestDispatcher(ResponseDelaySetting.Read(builder.Configuration), unaryCalls);
         var http2MaxStreams = Http2StreamLimitSetting.Read(builder.Configuration);
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.Services.AddGrpc();
+        builder.Services.AddSingleton(unaryCalls);
 
         // A failed start is reported once by whoever starts the origin; the host would log it again with its stack trace.
         builder.Logging.AddFilter("Microsoft.Extensions.Hosting.Internal.Host", LogLevel.Critical);

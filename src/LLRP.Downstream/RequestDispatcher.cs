@@ -1,3 +1,4 @@
+using LLRP.Downstream.Grpc;
 using Microsoft.AspNetCore.Http;
 
 namespace LLRP.Downstream;
@@ -7,8 +8,9 @@ namespace LLRP.Downstream;
 /// count at once), waits <paramref name="delay"/> (<see cref="ResponseDelaySetting"/>), then an exact, case-sensitive
 /// match on the path picks the endpoint.
 /// </summary>
-/// <param name="delay">Waited before every endpoint but <see cref="RequestCountEndpoint"/>; zero for none.</param>
-internal sealed class RequestDispatcher(TimeSpan delay)
+/// <param name="delay">Waited before every endpoint but <see cref="RequestCountEndpoint"/>'s; zero for none.</param>
+/// <param name="unaryCalls">The gRPC unary calls answered with status OK, read at <see cref="RequestCountEndpoint.UnaryOkPath"/>.</param>
+internal sealed class RequestDispatcher(TimeSpan delay, UnaryCallCounter unaryCalls)
 {
     private long _received;
 
@@ -18,6 +20,11 @@ internal sealed class RequestDispatcher(TimeSpan delay)
         if (context.Request.Path.Value == RequestCountEndpoint.Path)
         {
             return RequestCountEndpoint.Write(context.Response, received);
+        }
+
+        if (context.Request.Path.Value == RequestCountEndpoint.UnaryOkPath)
+        {
+            return RequestCountEndpoint.Write(context.Response, unaryCalls.Answered);
         }
 
         return delay == TimeSpan.Zero ? DispatchAsync(context) : DispatchDelayedAsync(context);

@@ -11,16 +11,13 @@ namespace LLRP.Bench.Load;
 /// The gRPC unary load (Grpc.Net.Client): <see cref="LoadShape.Connections"/> channels to <c>http://127.0.0.1:port</c>, each
 /// over its own <see cref="SocketsHttpHandler"/> held to one HTTP/2 connection (h2c with prior knowledge), each with
 /// <see cref="LoadShape.StreamsPerConnection"/> callers that call the bundled origin's <c>Echo.Unary</c> one after another
-/// with the same request message until the time is up. It runs inside the runner, so on the load CPU when bench.sh pins
+/// with the same request message (<see cref="GrpcEchoRequest"/>) until the time is up. It runs inside the runner, so on the load CPU when bench.sh pins
 /// the runner there; nothing per call is allocated by the load beyond what the client needs. A call in flight at the end
 /// is waited for, at most <see cref="_grace"/>.
 /// </summary>
 public static class GrpcUnaryLoad
 {
     private static readonly TimeSpan _grace = TimeSpan.FromSeconds(10);
-
-    /// <summary>The request of every call: a short text, echoed back.</summary>
-    private static readonly EchoMessage _request = new() { Text = "hello, llrp" };
 
     public static async Task<(WrkResult? Result, string Output)> RunAsync(int port, LoadShape shape, int seconds, CancellationToken cancellationToken)
     {
@@ -80,7 +77,7 @@ public static class GrpcUnaryLoad
             var start = Stopwatch.GetTimestamp();
             try
             {
-                using var call = client.UnaryAsync(_request, options);
+                using var call = client.UnaryAsync(GrpcEchoRequest.Message, options);
                 await call.ResponseAsync;
                 tally.LatencyTicks.Add(Stopwatch.GetTimestamp() - start);
             }

@@ -43,6 +43,10 @@ public static partial class H2loadOutputParser
         };
     }
 
+    /// <summary>The 2xx responses of h2load's <c>status codes</c> line; 0 when it printed none (it completed no request).</summary>
+    public static long Count2xx(string output)
+        => StatusCodesLine().Match(output) is { Success: true } statuses ? Long(statuses.Groups["s2"]) : 0;
+
     /// <summary>The third column of every row, sorted.</summary>
     private static double[] Latencies(string requestLog)
     {

@@ -5,7 +5,7 @@ namespace LLRP.Bench.Load;
 
 /// <summary>
 /// Runs <c>h2load -c N -m M -D S</c> over h2c (prior knowledge) for a shape with <see cref="LoadShape.StreamsPerConnection"/>,
-/// POSTing a body file of the shape's size when it is a POST; pinned to the load CPU when the run is pinned. h2load prints
+/// POSTing a body file of the shape's size when it is a POST, or the gRPC unary request (<see cref="LoadShape.GrpcByH2load"/>); pinned to the load CPU when the run is pinned. h2load prints
 /// no percentiles, so each run writes its per-request log (<c>--log-file</c>), read by <see cref="H2loadOutputParser"/> and
 /// then deleted.
 /// </summary>
@@ -27,7 +27,11 @@ public sealed class H2loadRunner(string workDirectory, string? cpus)
             "-D", seconds.ToString(CultureInfo.InvariantCulture),
             $"--log-file={log}",
         ];
-        if (shape.IsPost)
+        if (shape.GrpcByH2load)
+        {
+            arguments.AddRange(["-d", await GrpcRequestFileAsync(cancellationToken), "-H", "content-type: application/grpc", "-H", "te: trailers"]);
+        }
+        else if (shape.IsPost)
         {
             arguments.AddRange(["-d", await BodyFileAsync(shape.RequestBodyBytes, cancellationToken), "-H", "content-type: application/octet-stream"]);
         }
@@ -56,6 +60,18 @@ public sealed class H2loadRunner(string workDirectory, string? cpus)
         {
             File.Delete(log);
         }
+    }
+
+    /// <summary>The gRPC unary request's body (<see cref="GrpcEchoRequest.Framed"/>), written once per run.</summary>
+    private async Task<string> GrpcRequestFileAsync(CancellationToken cancellationToken)
+    {
+        var path = Path.Combine(workDirectory, "h2load-grpc-echo.bin");
+        if (!File.Exists(path))
+        {
+            await File.WriteAllBytesAsync(path, GrpcEchoRequest.Framed(), cancellationToken);
+        }
+
+        return path;
     }
 
     private async Task<string> BodyFileAsync(int bytes, CancellationToken cancellationToken)

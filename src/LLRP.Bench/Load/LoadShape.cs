@@ -28,6 +28,11 @@ namespace LLRP.Bench.Load;
 /// gRPC unary calls (<see cref="GrpcUnaryLoad"/>) instead of h2load: <see cref="Connections"/> channels, each with
 /// <see cref="StreamsPerConnection"/> calls in flight, to the bundled origin's Echo service.
 /// </param>
+/// <param name="GrpcByH2load">
+/// With <see cref="Grpc"/>: the calls are made by h2load (<see cref="H2loadRunner"/>, <see cref="Connections"/> × <see cref="StreamsPerConnection"/>)
+/// POSTing <see cref="GrpcEchoRequest.Framed"/> with <c>content-type: application/grpc</c> and <c>te: trailers</c>, after one
+/// <see cref="GrpcUnaryCheck"/> call through the contender, their gRPC status checked by <see cref="GrpcUnaryAudit"/>.
+/// </param>
 /// <param name="OriginMaxStreams">
 /// &gt; 0: the HTTP/2 origin (<see cref="Legs.OriginHttp2"/>) is a bundled origin of its own that allows this many concurrent
 /// streams per connection (Kestrel's <c>Limits:Http2:MaxStreamsPerConnection</c>), as in seed 002's scaling test.
@@ -35,7 +40,7 @@ namespace LLRP.Bench.Load;
 public sealed record LoadShape(
     string Name, string Title, string Path, int Connections, int RequestBodyBytes, Legs Legs = default, int WebSocketMessageBytes = 0,
     int SlowOriginDelayMs = 0, int StreamsPerConnection = 0, bool Tcp = false, bool ConnectionClose = false, bool Grpc = false,
-    int OriginMaxStreams = 0)
+    int OriginMaxStreams = 0, bool GrpcByH2load = false)
 {
     private const string SizeQuery = "/?s=";
 

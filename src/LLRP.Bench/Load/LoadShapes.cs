@@ -32,13 +32,16 @@ public static class LoadShapes
     /// HTTP/2 on both legs, h2c with prior knowledge: h2load <c>-c 32 -m 10</c> GET 10 B to the nginx origin's h2c listener;
     /// gRPC unary calls to the bundled origin's Echo service (an h2c-only listener), 4 channels of 8 calls in flight each;
     /// and seed 002's scaling test, h2load <c>-c 1 -m 100</c> GET 10 B to a bundled h2c origin that allows 10 concurrent
-    /// streams per connection, so one upstream connection caps the contender at 10 requests in flight.
+    /// streams per connection, so one upstream connection caps the contender at 10 requests in flight; and the same gRPC unary
+    /// calls made by h2load (<see cref="LoadShape.GrpcByH2load"/>), as many in flight on as many connections as Grpc.Net.Client's
+    /// 4 × 8, so that the two rows differ only in what the load costs CPU 1.
     /// </summary>
     public static readonly IReadOnlyList<LoadShape> Http2ToOrigin =
     [
         new("h2h2-get-10b-c32m10", "HTTP/2 on both legs (h2c) GET 10 B, 32 connections × 10 streams", "/?s=10", 32, 0, new Legs(false, false, ClientHttp2: true, OriginHttp2: true), StreamsPerConnection: 10),
         new("grpc-unary-c32", "gRPC unary Echo (h2c on both legs), 4 channels × 8 calls in flight", "/llrp.echo.Echo/Unary", 4, 0, new Legs(false, false, ClientHttp2: true, OriginHttp2: true), StreamsPerConnection: 8, Grpc: true),
         new("h2scale-c1m100", "HTTP/2 on both legs (h2c) GET 10 B, 1 connection × 100 streams, origin allowing 10 streams per connection", "/?s=10", 1, 0, new Legs(false, false, ClientHttp2: true, OriginHttp2: true), StreamsPerConnection: 100, OriginMaxStreams: 10),
+        new("grpc-unary-h2load-c4m8", "gRPC unary Echo (h2c on both legs) by h2load, 4 connections × 8 streams", "/llrp.echo.Echo/Unary", 4, 0, new Legs(false, false, ClientHttp2: true, OriginHttp2: true), StreamsPerConnection: 8, Grpc: true, GrpcByH2load: true),
     ];
 
     /// <summary>GET 10 B on 32 keep-alive connections through a TCP relay to the origin.</summary>

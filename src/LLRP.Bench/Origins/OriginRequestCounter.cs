@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Net;
 
 namespace LLRP.Bench.Origins;
 
@@ -15,6 +16,25 @@ public static class OriginRequestCounter
         var path = origin.Kind == OriginKind.Nginx ? "/stub_status" : "/requests";
         var text = await http.GetStringAsync(new Uri($"http://127.0.0.1:{origin.Port}{path}"), cancellationToken);
         return origin.Kind == OriginKind.Nginx ? ParseStubStatus(text) : long.Parse(text.Trim(), NumberStyles.None, CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>
+    /// Reads how many gRPC unary calls the bundled origin has answered with status OK (its <c>/grpc-unary-ok</c>, the reading
+    /// not counted), over HTTP/2 with prior knowledge when the origin speaks nothing else.
+    /// </summary>
+    /// <exception cref="HttpRequestException">The origin did not answer 200.</exception>
+    /// <exception cref="FormatException">The answer holds no count.</exception>
+    public static async Task<long> ReadUnaryOkAsync(HttpClient http, OriginProcess origin, CancellationToken cancellationToken)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Get, new Uri($"http://127.0.0.1:{origin.Port}/grpc-unary-ok"))
+        {
+            Version = origin.Http2Only ? HttpVersion.Version20 : HttpVersion.Version11,
+            VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+        };
+        using var response = await http.SendAsync(request, cancellationToken);
+        response.EnsureSuccessStatusCode();
+        var text = await response.Content.ReadAsStringAsync(cancellationToken);
+        return long.Parse(text.Trim(), NumberStyles.None, CultureInfo.InvariantCulture);
     }
 
     /// <summary>

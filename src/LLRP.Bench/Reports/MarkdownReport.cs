@@ -22,7 +22,7 @@ public static class MarkdownReport
         text.Append(CultureInfo.InvariantCulture, $"- took: {Units.Duration(run.Finished - run.Started)}\n");
         text.Append(CultureInfo.InvariantCulture, $"- placement: {run.Topology}\n");
         text.Append(CultureInfo.InvariantCulture, $"- origins: {run.Origins.Describe()}\n");
-        text.Append(CultureInfo.InvariantCulture, $"- load: `wrk -t1 -c<conns> --latency`, {options.WarmupSeconds} s warm-up + {options.DurationSeconds} s measured per contender and shape (https shapes: wrk over TLS; HTTP/2 shapes: `h2load -t1 -c<conns> -m<streams> -D<seconds>` over h2c, its warm-up a run of its own, p99 from its `--log-file`; gRPC shapes: Grpc.Net.Client in the runner, channels × calls in flight, its warm-up a run of its own; the WebSocket echo: see its table); {options.Rounds} round(s), contenders interleaved; medians (min–max) over rounds\n");
+        text.Append(CultureInfo.InvariantCulture, $"- load: `wrk -t1 -c<conns> --latency`, {options.WarmupSeconds} s warm-up + {options.DurationSeconds} s measured per contender and shape (https shapes: wrk over TLS; HTTP/2 shapes: `h2load -t1 -c<conns> -m<streams> -D<seconds>` over h2c, its warm-up a run of its own, p99 from its `--log-file`; gRPC shapes: Grpc.Net.Client in the runner, channels × calls in flight, its warm-up a run of its own, or h2load POSTing a gRPC-framed request after a check call, its 2xx matched against the origin's count of calls answered OK; the WebSocket echo: see its table); {options.Rounds} round(s), contenders interleaved; medians (min–max) over rounds\n");
         text.Append("- bad: non-2xx responses + socket errors, summed over rounds; CPU µs/req: user + system CPU of the contender's processes over the window ÷ requests; ");
         text.Append("peak RSS: VmHWM of its processes, reset before each window; alloc B/req: System.Runtime `alloc-rate` (EventPipe) ÷ requests/s\n");
         text.Append(CultureInfo.InvariantCulture, $"- ×baseline: {(baseline is null ? $"none ({string.Join(", ", ContenderCatalog.BaselineCandidates)} have no results)" : $"`{baseline}`")}\n");
@@ -88,7 +88,9 @@ public static class MarkdownReport
     {
         var samples = run.Samples.Where(s => s.Shape == shape).ToList();
         var method = shape.IsPost ? $"POST {shape.Path} ({shape.RequestBodyBytes} B body)" : $"GET {shape.Path}";
-        var legs = shape.Grpc
+        var legs = shape.GrpcByH2load
+            ? $", `-m{shape.StreamsPerConnection}` (h2load POSTing one gRPC-framed Echo request, `content-type: application/grpc`, `te: trailers`); HTTP/2 with prior knowledge (h2c) on both legs, to the bundled origin's Echo service; a contender whose check call failed or whose 2xx count the origin's count of calls answered OK does not match has no result"
+            : shape.Grpc
             ? $" channels × {shape.StreamsPerConnection} calls in flight (Grpc.Net.Client in the runner); HTTP/2 with prior knowledge (h2c) on both legs, to the bundled origin's Echo service"
             : shape.Legs.OriginHttp2
             ? $", `-m{shape.StreamsPerConnection}`; HTTP/2 with prior knowledge (h2c) on both legs (direct: h2load → the h2c origin)"

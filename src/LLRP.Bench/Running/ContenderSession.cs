@@ -86,19 +86,27 @@ public sealed partial class ContenderSession : IAsyncDisposable
 
     /// <summary>
     /// Warms up, then measures one shape with wrk, h2load for an HTTP/2 shape, or <see cref="GrpcUnaryLoad"/> for a gRPC one; null (with a note) when it produced no result. For a balancing shape, also how
-    /// many requests each of <see cref="Origins.OriginPlan.Balance"/> received during the window.
+    /// many requests each of <see cref="Origins.OriginPlan.Balance"/> received during the window. A gRPC shape driven by
+    /// h2load (<see cref="LoadShape.GrpcByH2load"/>) starts with one <see cref="GrpcUnaryCheck"/> call and ends with
+    /// <see cref="GrpcUnaryAudit"/>; a contender that fails either has no result for the round, which says why.
     /// </summary>
     public async Task<ShapeSample?> MeasureAsync(LoadShape shape, CancellationToken cancellationToken)
     {
         var options = _context.Options;
-        Func<int, LoadShape, int, CancellationToken, Task<(WrkResult? Result, string Output)>> load = shape.Grpc ? GrpcUnaryLoad.RunAsync
+        Func<int, LoadShape, int, CancellationToken, Task<(WrkResult? Result, string Output)>> load = shape.Grpc && !shape.GrpcByH2load ? GrpcUnaryLoad.RunAsync
             : shape.IsHttp2 ? _context.H2load.RunAsync
             : _context.Wrk.RunAsync;
+        if (shape.GrpcByH2load && await GrpcUnaryCheck.RunAsync(Port, cancellationToken) is { } checkError)
+        {
+            return NoResult(shape, $"failed the gRPC check: {checkError}");
+        }
+
         if (options.WarmupSeconds > 0)
         {
             await load(Port, shape, options.WarmupSeconds, cancellationToken);
         }
 
+        var unaryOkBefore = shape.GrpcByH2load ? await ReadUnaryOkAsync(cancellationToken) : null;
         var countsBefore = shape.IsBalance ? await ReadOriginCountsAsync(shape, cancellationToken) : null;
         var allocations = StartAllocationMonitor();
         var before = BeginWindow();
@@ -113,9 +121,19 @@ public sealed partial class ContenderSession : IAsyncDisposable
         await File.WriteAllTextAsync(Path.Combine(outputDirectory, $"r{_round}-{_contender.Name}-{shape.Name}.txt"), output, cancellationToken);
         if (result is null || result.Requests == 0)
         {
-            _context.Result.Notes.Add($"round {_round}, {_contender.Name}, {shape.Name}: wrk completed no request (see wrk/r{_round}-{_contender.Name}-{shape.Name}.txt)");
-            _context.Result.NotMeasured.TryAdd((_contender.Name, shape.Name), $"wrk completed no request (see wrk/r{_round}-{_contender.Name}-{shape.Name}.txt)");
-            return null;
+            return NoResult(shape, $"wrk completed no request (see wrk/r{_round}-{_contender.Name}-{shape.Name}.txt)");
+        }
+
+        if (shape.GrpcByH2load)
+        {
+            var unaryOkAfter = await ReadUnaryOkAsync(cancellationToken);
+            var disagreement = unaryOkBefore is null || unaryOkAfter is null
+                ? "the origin's count of calls answered OK could not be read"
+                : GrpcUnaryAudit.Compare(unaryOkAfter.Value - unaryOkBefore.Value, H2loadOutputParser.Count2xx(output), shape);
+            if (disagreement is not null)
+            {
+                return NoResult(shape, $"failed the gRPC check: {disagreement} (see wrk/r{_round}-{_contender.Name}-{shape.Name}.txt)");
+            }
         }
 
         return new ShapeSample(
@@ -246,6 +264,29 @@ public sealed partial class ContenderSession : IAsyncDisposable
         {
             await _process.DisposeAsync();
             await LoopbackPorts.WaitUntilFreeAsync(_context.ProxyPort, TimeSpan.FromSeconds(10));
+        }
+    }
+
+    /// <summary>No sample for <paramref name="shape"/> in this round: a note, and the reason the report gives.</summary>
+    private ShapeSample? NoResult(LoadShape shape, string reason)
+    {
+        _context.Result.Notes.Add($"round {_round}, {_contender.Name}, {shape.Name}: {reason}");
+        _context.Result.NotMeasured.TryAdd((_contender.Name, shape.Name), reason);
+        return null;
+    }
+
+    /// <summary>The gRPC unary calls the session's origin has answered with status OK; null when it cannot be read.</summary>
+    private async Task<long?> ReadUnaryOkAsync(CancellationToken cancellationToken)
+    {
+        var origin = _context.Origins.Origins.First(o => o.Port == _work.OriginPorts[0]);
+        try
+        {
+            return await OriginRequestCounter.ReadUnaryOkAsync(_context.Http, origin, cancellationToken);
+        }
+        catch (Exception e) when (e is HttpRequestException or FormatException)
+        {
+            _context.Result.Notes.Add($"round {_round}, {_contender.Name}: the {origin.Label} origin's count of gRPC calls answered OK could not be read ({e.Message})");
+            return null;
         }
     }
 

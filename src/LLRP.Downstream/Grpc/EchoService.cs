@@ -4,9 +4,10 @@ namespace LLRP.Downstream.Grpc;
 
 /// <summary>
 /// The bundled origin's gRPC service (<c>echo.proto</c>): one method of each call kind. A request whose
-/// <c>fail_with</c> is set ends the call with that status; <see cref="Hold"/> counts the calls that its clients cancel.
+/// <c>fail_with</c> is set ends the call with that status; <see cref="Hold"/> counts the calls that its clients cancel, and
+/// <paramref name="unaryCalls"/> the unary calls answered with status OK.
 /// </summary>
-public sealed class EchoService : Echo.EchoBase
+public sealed class EchoService(UnaryCallCounter unaryCalls) : Echo.EchoBase
 {
     private static long _cancelled;
 
@@ -16,6 +17,7 @@ public sealed class EchoService : Echo.EchoBase
     public override Task<EchoMessage> Unary(EchoMessage request, ServerCallContext context)
     {
         FailIfAsked(request);
+        unaryCalls.Count();
         return Task.FromResult(request);
     }
 

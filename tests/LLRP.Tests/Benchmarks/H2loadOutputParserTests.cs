@@ -30,6 +30,13 @@ public sealed class H2loadOutputParserTests
     }
 
     [Fact]
+    public void Count2xx_TheStatusCodesLine()
+    {
+        Assert.Equal(29150, H2loadOutputParser.Count2xx(Report));
+        Assert.Equal(0, H2loadOutputParser.Count2xx("connect error: Connection refused\n"));
+    }
+
+    [Fact]
     public void RequestLog_PercentilesByNearestRank()
     {
         var log = string.Concat(Enumerable.Range(1, 100).Reverse().Select(i => $"1795621188117851\t200\t{i * 10}\n"));
