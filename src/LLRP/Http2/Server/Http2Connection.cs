@@ -9,9 +9,12 @@ namespace LLRP.Http2.Server;
 
 /// <summary>
 /// One HTTP/2 client connection on LLRP's own server (RFC 9113): one read loop parses every frame of each read and
-/// applies it (this file: the loop, the stream table, the end; the frames in the other parts), request streams run on
-/// the thread pool (<see cref="Http2Stream"/>), and every frame leaves through the one <see cref="FrameOutput"/>,
-/// flushed once per batch. The idle and header deadlines and shutdown come from <see cref="ClientConnectionTracker"/>.
+/// applies it (this file: the loop, the stream table, the end; the frames in the other parts), then starts the request
+/// streams that read opened (<see cref="Http2Stream"/>) on its own thread, each until its first wait, as the HTTP/1.1
+/// front end forwards a read's requests: the DATA of the read is in by then, no thread is woken, and the state machines
+/// of a stream suspend and resume on the same thread (the socket's, with inline scheduling), so their pooled boxes are
+/// reused. Every frame leaves through the one <see cref="FrameOutput"/>, flushed once per batch. The idle and header
+/// deadlines and shutdown come from <see cref="ClientConnectionTracker"/>.
 /// </summary>
 internal sealed partial class Http2Connection : ITrackedConnection
 {
@@ -24,6 +27,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
     private readonly HpackDecoder _decoder;
     private readonly Dictionary<int, Http2Stream> _streams = [];
     private readonly Stack<Http2Stream> _pool = new();
+    private readonly List<Http2Stream> _opened = [];
     private readonly RecentStreamIds _recentlyReset = new();
     private readonly ConnectionDeadline _deadline = new();
     private readonly long _started = Environment.TickCount64;
@@ -131,6 +135,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
             finally
             {
                 _input.AdvanceTo(buffer.Start, buffer.End);
+                StartOpenedStreams();
             }
 
             if (result.IsCompleted || IsDrained())
@@ -138,6 +143,20 @@ internal sealed partial class Http2Connection : ITrackedConnection
                 return;
             }
         }
+    }
+
+    /// <summary>
+    /// Runs the streams the last read opened, in order, each until its first wait; also when the read failed, since the
+    /// connection's end waits for every stream in its table.
+    /// </summary>
+    private void StartOpenedStreams()
+    {
+        foreach (var stream in _opened)
+        {
+            stream.Run();
+        }
+
+        _opened.Clear();
     }
 
     private static bool StartsLikePreface(in ReadOnlySequence<byte> buffer)
