@@ -10,10 +10,11 @@ namespace LLRP.Http2.Server;
 /// <summary>
 /// One HTTP/2 client connection on LLRP's own server (RFC 9113): one read loop parses every frame of each read and
 /// applies it (this file: the loop, the stream table, the end; the frames in the other parts), then starts the request
-/// streams that read opened (<see cref="Http2Stream"/>) on its own thread, each until its first wait, as the HTTP/1.1
-/// front end forwards a read's requests: the DATA of the read is in by then, no thread is woken, and the state machines
-/// of a stream suspend and resume on the same thread (the socket's, with inline scheduling), so their pooled boxes are
-/// reused. Every frame leaves through the one <see cref="FrameOutput"/>, flushed once per batch. The idle and header
+/// streams that read opened (<see cref="Http2Stream"/>): a stream whose request is whole runs on the loop's own thread
+/// until its first wait, as the HTTP/1.1 front end forwards a read's requests (no thread is woken, and its state machines
+/// suspend and resume on one thread, the socket's with inline scheduling, so their pooled boxes are reused); a stream
+/// whose body is still coming goes to the thread pool, by which time more of its body has mostly come, to leave with its
+/// head. Every frame leaves through the one <see cref="FrameOutput"/>, flushed once per batch. The idle and header
 /// deadlines and shutdown come from <see cref="ClientConnectionTracker"/>.
 /// </summary>
 internal sealed partial class Http2Connection : ITrackedConnection
@@ -146,14 +147,28 @@ internal sealed partial class Http2Connection : ITrackedConnection
     }
 
     /// <summary>
-    /// Runs the streams the last read opened, in order, each until its first wait; also when the read failed, since the
-    /// connection's end waits for every stream in its table.
+    /// Starts the streams the last read opened, in order: a whole request runs here until its first wait, one whose body
+    /// is still coming on the thread pool. Also when the read failed, since the connection's end waits for every stream in
+    /// its table.
     /// </summary>
     private void StartOpenedStreams()
     {
         foreach (var stream in _opened)
         {
-            stream.Run();
+            bool whole;
+            lock (_output.Sync)
+            {
+                whole = stream.RequestEnded;
+            }
+
+            if (whole)
+            {
+                stream.Run();
+            }
+            else
+            {
+                ThreadPool.UnsafeQueueUserWorkItem(stream, preferLocal: false);
+            }
         }
 
         _opened.Clear();

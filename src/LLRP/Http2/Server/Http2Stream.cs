@@ -10,11 +10,11 @@ namespace LLRP.Http2.Server;
 /// One request stream of an <see cref="Http2Connection"/> (RFC 9113 §5.1), and the <see cref="HttpContext"/> the front
 /// end gets for it: the stream implements the request and response features itself, over a small pipe for the request
 /// body and another for response bytes not yet sent. The read loop opens it and feeds it (<see cref="OnData"/>,
-/// <see cref="OnClientReset"/>, <see cref="AdjustSendWindow"/>), then starts its task (<see cref="Run"/>), which runs the
-/// front end and sends the response. Both sides meet under the connection output's lock. Pooled per connection and reset between
+/// <see cref="OnClientReset"/>, <see cref="AdjustSendWindow"/>), then starts its task, on the read loop's thread
+/// (<see cref="Run"/>) or on the thread pool, which runs the front end and sends the response. Both sides meet under the connection output's lock. Pooled per connection and reset between
 /// streams (<see cref="Recycle"/>).
 /// </summary>
-internal sealed partial class Http2Stream
+internal sealed partial class Http2Stream : IThreadPoolWorkItem
 {
     private static readonly PipeOptions BodyPipeOptions = new(
         pauseWriterThreshold: 0, readerScheduler: PipeScheduler.ThreadPool, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);
@@ -66,6 +66,8 @@ internal sealed partial class Http2Stream
     /// the front end's first wait (for the destination, the body, a window).
     /// </summary>
     public void Run() => _ = RunAsync();
+
+    void IThreadPoolWorkItem.Execute() => Run();
 
     private async Task RunAsync()
     {
