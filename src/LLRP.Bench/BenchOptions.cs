@@ -56,8 +56,8 @@ public sealed record BenchOptions
           --no-idle            skip the idle connections
           --proxy-port P       port of the contender under test (default 8080)
           --origin-port P      port of the origin (default 8081; the large bodies' bundled origin takes the next free one)
-          --baseline-ref REF   also run llrp-raw-perclient, llrp-raw-pooled, llrp-httpclient, llrp-httpclient-httpcontext
-                               and llrp-tcp built from git REF
+          --baseline-ref REF   also run llrp-raw-perclient, llrp-raw-pooled, llrp-httpclient, llrp-httpclient-httpcontext,
+                               llrp-tcp and llrp-raw-pooled-h2llrp built from git REF
                                (bench.sh builds it), as <name>@REF: a before/after in the same run (with --only,
                                name them there too; --quick leaves them out)
           --repo DIR           repository root (bench.sh passes it)

@@ -17,7 +17,7 @@ internal static class Http2Pipeline
         var frontEnd = app.Services.GetRequiredService<Http2FrontEnd>();
         app.Use(next => context =>
             context.Features.Get<IConnectionItemsFeature>()?.Items.ContainsKey(ProtocolSelection.ProxyConnectionItem) == true
-                ? frontEnd.HandleAsync(context)
+                ? frontEnd.HandleAsync(context).AsTask()
                 : next(context));
     }
 }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Net;
+using System.Runtime.CompilerServices;
 using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
@@ -7,6 +8,7 @@ using LLRP.Diagnostics.AccessLogging;
 using LLRP.Http1;
 using LLRP.Proxy;
 using LLRP.Routing;
+using LLRP.Tasks;
 using LLRP.Upstream;
 using LLRP.Upstream.HttpClient;
 using LLRP.Upstream.Sockets;
@@ -49,7 +51,8 @@ internal sealed class Http2FrontEnd(
     private readonly RoutingServices _routing = new(metrics, failureLog, options.RetryUnsentAnyMethod);
     private readonly StreamPartsPool _parts = new(invoker, options.MaxResponseHeadersTotalSize, ClientSessionServices.RewriteSettingsOf(options), ViaEntry, pooledExchange);
 
-    public async Task HandleAsync(HttpContext context)
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
+    public async ValueTask HandleAsync(HttpContext context)
     {
         var start = Stopwatch.GetTimestamp();
         var parts = _parts.Take();
@@ -67,7 +70,8 @@ internal sealed class Http2FrontEnd(
         }
     }
 
-    private async Task ProxyAsync(HttpContext context, long start, byte[] client, StreamParts parts, StreamAccessLog? log)
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
+    private async ValueTask ProxyAsync(HttpContext context, long start, byte[] client, StreamParts parts, StreamAccessLog? log)
     {
         if (HttpMethods.IsConnect(context.Request.Method))
         {
@@ -143,6 +147,7 @@ internal sealed class Http2FrontEnd(
     }
 
     /// <summary>Picks the destination, forwards, and tries another destination while the failure allows it; the slot is given back on every path.</summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private static async ValueTask<ForwarderError> ForwardAsync(ClientRouting routing, Routing.Route route, RequestHead head, StreamForwarder forwarder)
     {
         var body = head.Framing == BodyFraming.None ? BodyKind.None : BodyKind.Streaming;

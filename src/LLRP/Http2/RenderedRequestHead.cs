@@ -3,6 +3,7 @@ using LLRP.Diagnostics;
 using LLRP.Http1;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
+using Microsoft.Extensions.Primitives;
 
 namespace LLRP.Http2;
 
@@ -30,12 +31,13 @@ internal sealed class RenderedRequestHead
         writer.WriteLatin1(context.Features.GetRequiredFeature<IHttpRequestFeature>().RawTarget);
         writer.Write(" HTTP/1.1\r\n"u8);
         writer.Commit();
-        foreach (var (name, values) in request.Headers)
+        if (request.Headers is HeaderDictionary fields)
         {
-            foreach (var value in values)
-            {
-                Add(name, value);
-            }
+            AddAll(fields.GetEnumerator());
+        }
+        else
+        {
+            AddAll(request.Headers.GetEnumerator());
         }
 
         if (request.ContentLength is null && context.Features.Get<IHttpRequestBodyDetectionFeature>()?.CanHaveBody == true)
@@ -50,6 +52,22 @@ internal sealed class RenderedRequestHead
         }
 
         return Head;
+    }
+
+    /// <summary>Every field in order; generic so that the own server's <see cref="HeaderDictionary"/> is walked with its struct enumerator, not a boxed one.</summary>
+    private void AddAll<TFields>(TFields fields)
+        where TFields : IEnumerator<KeyValuePair<string, StringValues>>
+    {
+        while (fields.MoveNext())
+        {
+            var (name, values) = fields.Current;
+            foreach (var value in values)
+            {
+                Add(name, value);
+            }
+        }
+
+        fields.Dispose();
     }
 
     private void Add(string name, string? value) => FieldLine.Append(_bytes, name, value);

@@ -172,7 +172,7 @@ internal sealed partial class Http2Connection
             {
                 case RequestFault.None:
                     _streams[id] = stream;
-                    ThreadPool.UnsafeQueueUserWorkItem(stream, preferLocal: false);
+                    _opened.Add(stream);
                     return;
                 case RequestFault.Malformed:
                     // RFC 9113 §8.1.1: a malformed request is a stream error of type PROTOCOL_ERROR.

@@ -9,9 +9,13 @@ namespace LLRP.Http2.Server;
 
 /// <summary>
 /// One HTTP/2 client connection on LLRP's own server (RFC 9113): one read loop parses every frame of each read and
-/// applies it (this file: the loop, the stream table, the end; the frames in the other parts), request streams run on
-/// the thread pool (<see cref="Http2Stream"/>), and every frame leaves through the one <see cref="FrameOutput"/>,
-/// flushed once per batch. The idle and header deadlines and shutdown come from <see cref="ClientConnectionTracker"/>.
+/// applies it (this file: the loop, the stream table, the end; the frames in the other parts), then starts the request
+/// streams that read opened (<see cref="Http2Stream"/>): a stream whose request is whole runs on the loop's own thread
+/// until its first wait, as the HTTP/1.1 front end forwards a read's requests (no thread is woken, and its state machines
+/// suspend and resume on one thread, the socket's with inline scheduling, so their pooled boxes are reused); a stream
+/// whose body is still coming goes to the thread pool, by which time more of its body has mostly come, to leave with its
+/// head. Every frame leaves through the one <see cref="FrameOutput"/>, flushed once per batch. The idle and header
+/// deadlines and shutdown come from <see cref="ClientConnectionTracker"/>.
 /// </summary>
 internal sealed partial class Http2Connection : ITrackedConnection
 {
@@ -24,6 +28,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
     private readonly HpackDecoder _decoder;
     private readonly Dictionary<int, Http2Stream> _streams = [];
     private readonly Stack<Http2Stream> _pool = new();
+    private readonly List<Http2Stream> _opened = [];
     private readonly RecentStreamIds _recentlyReset = new();
     private readonly ConnectionDeadline _deadline = new();
     private readonly long _started = Environment.TickCount64;
@@ -131,6 +136,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
             finally
             {
                 _input.AdvanceTo(buffer.Start, buffer.End);
+                StartOpenedStreams();
             }
 
             if (result.IsCompleted || IsDrained())
@@ -138,6 +144,34 @@ internal sealed partial class Http2Connection : ITrackedConnection
                 return;
             }
         }
+    }
+
+    /// <summary>
+    /// Starts the streams the last read opened, in order: a whole request runs here until its first wait, one whose body
+    /// is still coming on the thread pool. Also when the read failed, since the connection's end waits for every stream in
+    /// its table.
+    /// </summary>
+    private void StartOpenedStreams()
+    {
+        foreach (var stream in _opened)
+        {
+            bool whole;
+            lock (_output.Sync)
+            {
+                whole = stream.RequestEnded;
+            }
+
+            if (whole)
+            {
+                stream.Run();
+            }
+            else
+            {
+                ThreadPool.UnsafeQueueUserWorkItem(stream, preferLocal: false);
+            }
+        }
+
+        _opened.Clear();
     }
 
     private static bool StartsLikePreface(in ReadOnlySequence<byte> buffer)

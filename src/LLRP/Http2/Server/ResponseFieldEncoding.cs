@@ -13,7 +13,9 @@ internal static class ResponseFieldEncoding
 {
     private const int ScratchSize = 1024;
 
-    public static void Encode(ArrayBufferWriter<byte> block, IHeaderDictionary fields)
+    /// <param name="block">Where the field lines go.</param>
+    /// <param name="fields">The stream's own fields: a <see cref="HeaderDictionary"/>, whose enumerator is a struct.</param>
+    public static void Encode(ArrayBufferWriter<byte> block, HeaderDictionary fields)
     {
         Span<byte> scratch = stackalloc byte[ScratchSize];
         foreach (var (name, values) in fields)

@@ -309,9 +309,11 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     }
 
     /// <summary>
-    /// Streams the request body upstream in its framing, flushing after each piece, a chunked body ending with the request's
-    /// trailers that may be relayed (<see cref="TrailerFields"/>; a body of known length has nowhere to carry them); false
-    /// when it was not sent whole.
+    /// Streams the request body upstream in its framing, a chunked body ending with the request's trailers that may be
+    /// relayed (<see cref="TrailerFields"/>; a body of known length has nowhere to carry them), by raw mode's rule
+    /// (<see cref="RequestBodyPump"/>): the output is flushed whenever the next piece is not in yet, and at least every
+    /// <see cref="RequestBodyPump.MaxUnflushed"/> bytes, so a body already received leaves with the head in one send;
+    /// false when it was not sent whole.
     /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private static async ValueTask<bool> PumpAsync(PipeReader body, IHttpRequestTrailersFeature? trailers, UpstreamConnection connection, bool chunked)
@@ -319,14 +321,20 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         var output = connection.Output;
         try
         {
-            if (!await RequestBodyPump.FlushAsync(output))
-            {
-                return false;
-            }
-
+            var unflushed = 0L;
             while (true)
             {
-                var result = await body.ReadAsync();
+                if (!body.TryRead(out var result))
+                {
+                    if (!await RequestBodyPump.FlushAsync(output))
+                    {
+                        return false;
+                    }
+
+                    unflushed = 0;
+                    result = await body.ReadAsync();
+                }
+
                 if (result.IsCanceled)
                 {
                     return false;
@@ -335,6 +343,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
                 if (!result.Buffer.IsEmpty)
                 {
                     ChunkedEncoding.WriteBodyPiece(output, result.Buffer, chunked);
+                    unflushed += result.Buffer.Length;
                 }
 
                 body.AdvanceTo(result.Buffer.End);
@@ -352,9 +361,14 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
                     return await RequestBodyPump.FlushAsync(output);
                 }
 
-                if (!await RequestBodyPump.FlushAsync(output))
+                if (unflushed >= RequestBodyPump.MaxUnflushed)
                 {
-                    return false;
+                    if (!await RequestBodyPump.FlushAsync(output))
+                    {
+                        return false;
+                    }
+
+                    unflushed = 0;
                 }
             }
         }

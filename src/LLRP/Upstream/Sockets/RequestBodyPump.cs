@@ -15,7 +15,8 @@ namespace LLRP.Upstream.Sockets;
 internal static class RequestBodyPump
 {
     private const int MaxPiece = 64 * 1024;
-    private const int MaxUnflushed = 64 * 1024;
+    /// <summary>The most body bytes written upstream between two flushes.</summary>
+    internal const int MaxUnflushed = 64 * 1024;
 
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public static async ValueTask<BodyPumpResult> PumpAsync(ClientRequestBody body, UpstreamConnection upstream)
