@@ -142,7 +142,7 @@ public static class ProxyHost
     }
 
     /// <summary>Starts a proxy built by <see cref="Build"/>.</summary>
-    /// <exception cref="ProxyConfigurationException">An address of <c>urls</c> or <c>admin.urls</c> is in use.</exception>
+    /// <exception cref="ProxyConfigurationException">An address of <c>urls</c>, <c>admin.urls</c> or a TCP route's <c>Listen</c> is in use.</exception>
     public static async Task StartAsync(WebApplication app)
     {
         try
@@ -154,6 +154,7 @@ public static class ProxyHost
             var options = app.Services.GetRequiredService<ProxyOptions>();
             throw TakenAddresses.First(options.Urls) is { } url ? InUse(ConfigurationKeys.Urls, url)
                 : TakenAddresses.First(options.AdminUrls) is { } admin ? InUse(ConfigurationKeys.AdminUrls, admin)
+                : TakenAddresses.FirstTcpRoute(options.Routing.TcpRoutes) is { } route ? InUse(TcpRouteListenKey(route.Id), route.Listen.ToString())
                 : new ProxyConfigurationException($"{ConfigurationKeys.Urls} or {ConfigurationKeys.AdminUrls}", $"{options.Urls} and {options.AdminUrls}", $"addresses no other socket holds and each bound once ({e.Message})");
         }
     }
@@ -170,6 +171,10 @@ public static class ProxyHost
             throw new ProxyConfigurationException(ConfigurationKeys.AccessLog, accessLog, $"a file LLRP may append to ({e.Message})");
         }
     }
+
+    /// <summary>The key of TCP route <paramref name="id"/>'s listen address, as an error names it.</summary>
+    private static string TcpRouteListenKey(string id)
+        => $"{ConfigurationKeys.ReverseProxySection.Name}:{ConfigurationKeys.ReverseProxySection.TcpRoutes}:{id}:Listen";
 
     /// <summary>The error for <paramref name="url"/> of <paramref name="key"/>, whose address another socket holds.</summary>
     public static ProxyConfigurationException InUse(string key, string url)

@@ -1,12 +1,14 @@
 using System.Net;
 using System.Net.Sockets;
+using LLRP.Configuration.Routes;
 using Microsoft.AspNetCore.Http;
 
 namespace LLRP.Hosting;
 
 /// <summary>
-/// Which of a key's addresses another socket holds, found after Kestrel failed to bind one (its error names the address
-/// but not the key): each address is bound as <see cref="ProxyEndpoints.Bind"/> binds it, by a socket closed at once.
+/// Which of a key's addresses another socket holds (<c>urls</c>, <c>admin.urls</c>, a TCP route's <c>Listen</c>), found after
+/// Kestrel failed to bind one (its error names the address but not the key): each address is bound as
+/// <see cref="ProxyEndpoints.Bind"/> binds it, by a socket closed at once.
 /// </summary>
 internal static class TakenAddresses
 {
@@ -14,6 +16,10 @@ internal static class TakenAddresses
     public static string? First(string? urls)
         => urls?.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .FirstOrDefault(url => EndPoints(BindingAddress.Parse(url)).Any(IsTaken));
+
+    /// <summary>The first of <paramref name="routes"/> whose listen address cannot be bound because it is in use; null when none.</summary>
+    public static TcpRouteOptions? FirstTcpRoute(IReadOnlyList<TcpRouteOptions> routes)
+        => routes.FirstOrDefault(route => route.Listen.Port != 0 && IsTaken(route.Listen));
 
     private static IEnumerable<IPEndPoint> EndPoints(BindingAddress address)
     {

@@ -3,6 +3,7 @@ using LLRP.Baselines.YarpProxy;
 using LLRP.Downstream;
 using LLRP.Hosting;
 using LLRP.Testing;
+using Microsoft.AspNetCore.Builder;
 
 namespace LLRP.FunctionalTests.Infrastructure;
 
@@ -27,12 +28,16 @@ public static class TestHosts
     /// the appsettings.json in <paramref name="contentRoot"/>, its content root; each setting is a <c>key=value</c> pair.
     /// </summary>
     public static Task<HostedApp> StartProxyInContentRootAsync(ContentRoot contentRoot, string mode, params string[] settings) =>
-        HostedApp.StartAsync(ProxyHost.Build(
+        HostedApp.StartAsync(BuildProxyInContentRoot(contentRoot, mode, settings));
+
+    /// <summary>Builds, without starting, the proxy <see cref="StartProxyInContentRootAsync"/> starts.</summary>
+    public static WebApplication BuildProxyInContentRoot(ContentRoot contentRoot, string mode, params string[] settings) =>
+        ProxyHost.Build(
         [
             "--urls=http://127.0.0.1:0",
             $"--contentRoot={contentRoot.Path}",
             .. LlrpModes.Settings(mode).Concat(settings).Select(setting => "--" + setting),
-        ]));
+        ]);
 
     /// <summary>The names <see cref="StartBaselineAsync"/> takes.</summary>
     public static TheoryData<string> Baselines => new("httpclient", "yarp");

@@ -94,6 +94,36 @@ public sealed class StartupErrorTests
         await AssertNothingListensAsync(others);
     }
 
+    /// <summary>
+    /// A TCP route's <c>Listen</c> address held by another socket: the line names the route's key, not <c>urls</c>, with the
+    /// relay loops' listeners (<c>tcp.splice</c>) and with Kestrel's sockets transport.
+    /// </summary>
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task Start_TcpRouteAddressInUse_ExitsTwoWithOneLineNamingTheRouteKey(bool splice)
+    {
+        using var holder = new TcpListener(IPAddress.Loopback, 0);
+        holder.Start();
+        var taken = $"127.0.0.1:{((IPEndPoint)holder.LocalEndpoint).Port}";
+        var others = FreeAddresses("");
+        using var root = ContentRoot.Empty();
+        await using var proxy = AppProcess.StartProxy(
+            root.Path,
+            [
+                .. others.Select(other => $"--{other.Key}={other.Url}"),
+                $"--tcp.splice={splice}",
+                $"--ReverseProxy:TcpRoutes:relay:Listen={taken}",
+                "--ReverseProxy:TcpRoutes:relay:ClusterId=c",
+                $"--ReverseProxy:Clusters:c:Destinations:d:Address=tcp://127.0.0.1:{LoopbackPort.Closed()}",
+            ]);
+
+        Assert.Equal(2, await proxy.ExitCodeAsync());
+        var line = Assert.Single(proxy.Lines);
+        Assert.StartsWith($"Invalid configuration: 'ReverseProxy:TcpRoutes:relay:Listen' = '{taken}'. Allowed: an address no other socket listens on", line, StringComparison.Ordinal);
+        await AssertNothingListensAsync(others);
+    }
+
     /// <summary>The keys that take listen addresses, each but <paramref name="key"/> with a loopback address nothing listens on.</summary>
     private static (string Key, string Url)[] FreeAddresses(string key)
         => [.. new[] { "urls", "admin.urls", "origin.urls" }.Where(other => other != key).Select(other => (other, $"http://127.0.0.1:{LoopbackPort.Closed()}"))];

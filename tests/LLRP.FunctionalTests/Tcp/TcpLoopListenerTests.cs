@@ -3,6 +3,8 @@ using LLRP.FunctionalTests.AccessLog;
 using LLRP.FunctionalTests.Hardening;
 using LLRP.FunctionalTests.Infrastructure;
 using LLRP.Tcp.Loop;
+using LLRP.Transport;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace LLRP.FunctionalTests.Tcp;
@@ -42,6 +44,44 @@ public sealed class TcpLoopListenerTests
         {
             clients.ForEach(client => client.Dispose());
         }
+    }
+
+    /// <summary>
+    /// When the system refuses <c>SO_REUSEPORT</c>, one listening socket is registered with every loop and whichever loop
+    /// accepts first takes the connection: no socket of the option's can join the port, the connections are carried both
+    /// ways, each lives on one loop, and the stop closes the shared socket.
+    /// </summary>
+    [Fact]
+    public async Task SharedListeningSocket_CarriesConnections_StopClosesIt()
+    {
+        await using var origin = TcpOrigin.Echo();
+        await using var proxy = await TcpProxy.StartAsync(services => services.GetRequiredService<RelayLoops>().ReusePort = false, "", "", [origin.Address]);
+        var loops = proxy.App.Services.GetRequiredService<RelayLoops>();
+        Assert.Throws<AddressInUseException>(() => ListeningSocket.Open(proxy.EndPoint, reusePort: true).Dispose());
+        var clients = new List<Socket>();
+        try
+        {
+            for (var i = 0; i < 16; i++)
+            {
+                var client = await proxy.ConnectAsync();
+                clients.Add(client);
+                await TcpSockets.SendAsync(client, $"c{i:D2}");
+                Assert.Equal($"c{i:D2}", await TcpSockets.ReceiveAsync(client, 3));
+            }
+
+            Assert.Equal(16, loops.All.Sum(loop => loop.Count));
+            clients[0].Shutdown(SocketShutdown.Send);
+            Assert.Equal("", await TcpSockets.ReceiveToEndAsync(clients[0]));
+        }
+        finally
+        {
+            clients.ForEach(client => client.Dispose());
+        }
+
+        using var stopLimit = new CancellationTokenSource(Deadline.Io);
+        await proxy.App.StopAsync(stopLimit.Token).WaitAsync(Deadline.Io);
+        var refused = await Assert.ThrowsAsync<SocketException>(() => proxy.ConnectAsync());
+        Assert.Equal(SocketError.ConnectionRefused, refused.SocketErrorCode);
     }
 
     /// <summary>The route's <c>MaxConnections</c> counts the connections of every loop together.</summary>

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using System.Security.Cryptography;
+using LLRP.FunctionalTests.AccessLog;
 using LLRP.FunctionalTests.Infrastructure;
 
 namespace LLRP.FunctionalTests.Tcp;
@@ -57,6 +58,60 @@ public sealed class TcpLoopRelayTests
         using var client = await proxy.ConnectAsync();
 
         await TcpSockets.AssertEndedAsync(client);
+    }
+
+    /// <summary>
+    /// The connect's deadline comes before the PROXY protocol header's would have: the relay waits for the earlier one (a
+    /// header timeout of a minute, past the test's deadline, would otherwise hold the client's connection open).
+    /// </summary>
+    [Fact]
+    public async Task ConnectTimeout_ShorterThanTheHeaderTimeoutBeforeIt_EndsTheConnection()
+    {
+        using var full = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        full.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        full.Listen(0);
+        using var queued = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        await queued.ConnectAsync(full.LocalEndPoint!).WaitAsync(Deadline.Io);
+        var port = ((IPEndPoint)full.LocalEndPoint!).Port;
+        const string Route = "\"ConnectTimeout\": \"00:00:00.500\", \"AcceptProxyProtocol\": true, \"TrustedNetworks\": [ \"127.0.0.0/8\" ], \"ProxyProtocolTimeout\": \"00:01:00\"";
+        await using var proxy = await TcpProxy.StartAsync(Route, "", [$"tcp://127.0.0.1:{port}"]);
+        using var client = await proxy.ConnectAsync();
+        await TcpSockets.SendAsync(client, "PROXY TCP4 203.0.113.9 198.51.100.1 4000 443\r\n");
+
+        await TcpSockets.AssertEndedAsync(client);
+    }
+
+    /// <summary>Every relay of the loops left idle is ended by its idle timeout, once each, whatever slot its deadline fell in.</summary>
+    [Fact]
+    public async Task IdleTimeout_ManyRelays_EachEndedOnce()
+    {
+        await using var origin = TcpOrigin.Echo();
+        using var log = new AccessLogFile();
+        await using var proxy = await TcpProxy.StartAsync("\"IdleTimeout\": \"00:00:01\"", "", [origin.Address], log.Setting);
+        var clients = new List<Socket>();
+        try
+        {
+            for (var i = 0; i < 12; i++)
+            {
+                var client = await proxy.ConnectAsync();
+                clients.Add(client);
+                await TcpSockets.SendAsync(client, "x");
+                Assert.Equal("x", await TcpSockets.ReceiveAsync(client, 1));
+            }
+
+            foreach (var client in clients)
+            {
+                Assert.Equal("", await TcpSockets.ReceiveToEndAsync(client));
+            }
+        }
+        finally
+        {
+            clients.ForEach(client => client.Dispose());
+        }
+
+        var lines = await log.WaitForLinesAsync(12);
+        Assert.Equal(12, lines.Length);
+        Assert.All(lines, line => Assert.EndsWith(" end=idle_timeout", line, StringComparison.Ordinal));
     }
 
     private static async Task<(long Bytes, byte[] Hash)> SendAsync(Socket socket, int seed, CancellationToken cancellationToken)

@@ -31,7 +31,12 @@ public sealed class TcpProxy : IAsyncDisposable
     /// <param name="cluster">More keys of the cluster, as JSON members.</param>
     /// <param name="destinations">The cluster's destinations, named d0, d1, … in this order.</param>
     /// <param name="settings">Top-level settings, <c>key=value</c>.</param>
-    public static async Task<TcpProxy> StartAsync(string route, string cluster, string[] destinations, params string[] settings)
+    public static Task<TcpProxy> StartAsync(string route, string cluster, string[] destinations, params string[] settings)
+        => StartAsync(_ => { }, route, cluster, destinations, settings);
+
+    /// <param name="beforeStart">Given the built proxy's services before it starts (and binds).</param>
+    /// <inheritdoc cref="StartAsync(string, string, string[], string[])"/>
+    public static async Task<TcpProxy> StartAsync(Action<IServiceProvider> beforeStart, string route, string cluster, string[] destinations, params string[] settings)
     {
         var named = string.Join(", ", destinations.Select((address, i) => $"\"d{i}\": {{ \"Address\": \"{address}\" }}"));
         var root = ContentRoot.WithSettings($$"""
@@ -44,7 +49,9 @@ public sealed class TcpProxy : IAsyncDisposable
             """);
         try
         {
-            return new TcpProxy(root, await TestHosts.StartProxyInContentRootAsync(root, LlrpModes.RawPooled, settings));
+            var app = TestHosts.BuildProxyInContentRoot(root, LlrpModes.RawPooled, settings);
+            beforeStart(app.Services);
+            return new TcpProxy(root, await HostedApp.StartAsync(app));
         }
         catch
         {

@@ -97,6 +97,23 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     /// <inheritdoc cref="Previous"/>
     public LoopRelay? Next { get; set; }
 
+    /// <summary>The slot of <see cref="RelayDeadlines"/> the relay waits in; -1 when in none.</summary>
+    public int DeadlineSlot { get; set; } = -1;
+
+    /// <summary>The list of the relay's slot of <see cref="RelayDeadlines"/>.</summary>
+    public LoopRelay? PreviousDue { get; set; }
+
+    /// <inheritdoc cref="PreviousDue"/>
+    public LoopRelay? NextDue { get; set; }
+
+    /// <summary>When the step's timeout, or the relay's idle one, ends it (<see cref="Environment.TickCount64"/>); <see cref="long.MaxValue"/> for never.</summary>
+    public long Deadline => _step switch
+    {
+        RelayStep.ProxyHeader or RelayStep.Connecting => _deadline,
+        RelayStep.Relaying => _lastActivity + (long)_route.Options.IdleTimeout.TotalMilliseconds,
+        _ => long.MaxValue,
+    };
+
     /// <summary>Takes the connection through its route's steps; on the loop's thread, just accepted.</summary>
     public void Begin()
     {
@@ -125,6 +142,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         // Its first bytes, if any came with the connection, are reported by the registration's first readiness.
         _step = RelayStep.ProxyHeader;
         _deadline = Environment.TickCount64 + (long)_route.Options.ProxyProtocolTimeout.TotalMilliseconds;
+        _home.Schedule(this);
     }
 
     /// <summary>The loop's tick: the step's timeout, or the relay's idle one.</summary>
@@ -393,6 +411,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         // The registration's first output readiness says how the connect ended.
         _step = RelayStep.Connecting;
         _deadline = Environment.TickCount64 + (long)_route.Options.ConnectTimeout.TotalMilliseconds;
+        _home.Schedule(this);
         _upstreamSlot = Loop.Register(fd, _toClient);
     }
 
@@ -479,6 +498,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         _step = RelayStep.Relaying;
         _header = [];
         _lastActivity = Environment.TickCount64;
+        _home.Schedule(this);
 
         // Only a socket that reported something meanwhile is read now: a socket with nothing to read costs no call.
         var (client, upstream) = (_clientEvents, _upstreamEvents);

@@ -44,36 +44,8 @@ internal sealed class LoopRouteListener : IConnectionListener
     /// <exception cref="AddressInUseException">The address is taken.</exception>
     public static LoopRouteListener Bind(IPEndPoint endpoint, RelayLoops loops, TcpRouteConnections connections, TimeSpan shutdownTimeout)
     {
-        var sockets = new List<Socket>(loops.All.Count);
-        try
-        {
-            sockets.Add(ListeningSocket.Open(endpoint, reusePort: true));
-            var bound = new IPEndPoint(endpoint.Address, ((IPEndPoint)sockets[0].LocalEndPoint!).Port);
-            while (sockets.Count < loops.All.Count)
-            {
-                sockets.Add(ListeningSocket.Open(bound, reusePort: true));
-            }
-        }
-        catch (SocketException)
-        {
-            // SO_REUSEPORT refused: one socket for every loop.
-            foreach (var socket in sockets)
-            {
-                socket.Dispose();
-            }
-
-            sockets = [ListeningSocket.Open(endpoint)];
-        }
-        catch
-        {
-            foreach (var socket in sockets)
-            {
-                socket.Dispose();
-            }
-
-            throw;
-        }
-
+        // SO_REUSEPORT refused (or not wanted): one socket for every loop.
+        var sockets = (loops.ReusePort ? SocketPerLoop(endpoint, loops.All.Count) : null) ?? [ListeningSocket.Open(endpoint)];
         foreach (var socket in sockets)
         {
             // Linux copies it to every socket accepted: no call per connection.
@@ -81,7 +53,35 @@ internal sealed class LoopRouteListener : IConnectionListener
             socket.Blocking = false;
         }
 
-        return new LoopRouteListener(loops, connections, shutdownTimeout, [.. sockets]);
+        return new LoopRouteListener(loops, connections, shutdownTimeout, sockets);
+    }
+
+    /// <summary>A socket bound with <c>SO_REUSEPORT</c> for each of <paramref name="count"/> loops; null when the system refuses the option.</summary>
+    /// <exception cref="AddressInUseException">The address is taken.</exception>
+    private static Socket[]? SocketPerLoop(IPEndPoint endpoint, int count)
+    {
+        var sockets = new List<Socket>(count);
+        try
+        {
+            sockets.Add(ListeningSocket.Open(endpoint, reusePort: true));
+            var bound = new IPEndPoint(endpoint.Address, ((IPEndPoint)sockets[0].LocalEndPoint!).Port);
+            while (sockets.Count < count)
+            {
+                sockets.Add(ListeningSocket.Open(bound, reusePort: true));
+            }
+
+            return [.. sockets];
+        }
+        catch (SocketException)
+        {
+            sockets.ForEach(socket => socket.Dispose());
+            return null;
+        }
+        catch
+        {
+            sockets.ForEach(socket => socket.Dispose());
+            throw;
+        }
     }
 
     /// <summary>Kestrel's accept loop waits here until the address is unbound: the loops accept, not Kestrel.</summary>

@@ -4,8 +4,9 @@ namespace LLRP.Tcp.Loop;
 
 /// <summary>
 /// One relay loop: its <see cref="EventLoop"/> and the relays living on it, in a list linked through the relays
-/// themselves (no node per relay). Every <see cref="TickMs"/> the loop's tick hands the time to each of them: their
-/// PROXY protocol header, connect and idle timeouts run from here, with no timer per connection. Used on the loop's thread only.
+/// themselves (no node per relay). Every <see cref="TickMs"/> the loop's tick hands the time to the relays whose deadline
+/// has come (<see cref="RelayDeadlines"/>): their PROXY protocol header, connect and idle timeouts run from here, with no
+/// timer per connection and no look at the others. Used on the loop's thread only.
 /// </summary>
 internal sealed class RelayLoop : IDisposable
 {
@@ -15,7 +16,9 @@ internal sealed class RelayLoop : IDisposable
     private LoopRelay? _first;
     private int _count;
 
-    public RelayLoop(int id) => Loop = new EventLoop(id, Tick, TickMs);
+    private readonly RelayDeadlines _deadlines = new(TickMs, Environment.TickCount64);
+
+    public RelayLoop(int id) => Loop = new EventLoop(id, _deadlines.Tick, TickMs);
 
     public EventLoop Loop { get; }
 
@@ -34,8 +37,12 @@ internal sealed class RelayLoop : IDisposable
         Volatile.Write(ref _count, _count + 1);
     }
 
+    /// <summary>Places <paramref name="relay"/> by its deadline, just set (<see cref="LoopRelay.Deadline"/>).</summary>
+    public void Schedule(LoopRelay relay) => _deadlines.Schedule(relay);
+
     public void Remove(LoopRelay relay)
     {
+        _deadlines.Remove(relay);
         if (relay.Previous is null)
         {
             _first = relay.Next;
@@ -71,15 +78,4 @@ internal sealed class RelayLoop : IDisposable
     }
 
     public void Dispose() => Loop.Dispose();
-
-    private void Tick(long now)
-    {
-        for (var relay = _first; relay is not null;)
-        {
-            // Read first: a relay that ends here leaves the list.
-            var next = relay.Next;
-            relay.OnTick(now);
-            relay = next;
-        }
-    }
 }

@@ -22,6 +22,12 @@ internal sealed class RelayLoops : IDisposable
 
     public IReadOnlyList<RelayLoop> All => _loops;
 
+    /// <summary>
+    /// Whether each loop listens on a socket of its own (<c>SO_REUSEPORT</c>), as it does unless the system refuses the option;
+    /// false makes the loops share one socket from the start, as they do after such a refusal. Read when a route's address is bound.
+    /// </summary>
+    public bool ReusePort { get; set; } = true;
+
     public void Dispose()
     {
         foreach (var loop in _loops)

@@ -40,6 +40,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     private SplicePipe? _pipe;
     private nint _pending;
     private bool _bulk;
+    private bool _resumePosted;
 
     /// <param name="fromClient">Whether the source is the client's socket.</param>
     public SpliceDirection(LoopRelay relay, bool fromClient, SplicePipePool pipes)
@@ -101,7 +102,13 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
             }
         }
 
-        _relay.Loop.Post(static state => ((SpliceDirection)state!).Resume(), this);
+        // One resumption at a time: a readiness pumping meanwhile leaves the rest to it, where a second would double every
+        // turn's calls from then on (and retry a full destination with no room reported).
+        if (!_resumePosted)
+        {
+            _resumePosted = true;
+            _relay.Loop.Post(static state => ((SpliceDirection)state!).Resume(), this);
+        }
     }
 
     /// <summary>
@@ -144,9 +151,11 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         _pipe = null;
     }
 
+    /// <summary>The rest of a turn that ran out of moves; a destination found full meanwhile resumes it with its output readiness instead.</summary>
     private void Resume()
     {
-        if (!_relay.IsOver)
+        _resumePosted = false;
+        if (!_relay.IsOver && !WaitsForDestination)
         {
             Pump();
         }
