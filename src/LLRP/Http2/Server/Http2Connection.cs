@@ -3,6 +3,7 @@ using System.IO.Pipelines;
 using LLRP.Http2.Codec;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 
 namespace LLRP.Http2.Server;
@@ -32,11 +33,11 @@ internal sealed partial class Http2Connection : ITrackedConnection
     private bool _stopping;
     private bool _goAwayReceived;
 
-    public Http2Connection(ConnectionContext connection, Http2FrontEnd frontEnd, ServerLimits limits, ClientConnectionTracker tracker, bool tls)
+    public Http2Connection(ConnectionContext connection, RequestDelegate application, ServerLimits limits, ClientConnectionTracker tracker, bool tls)
     {
         _connection = connection;
         _tracker = tracker;
-        FrontEnd = frontEnd;
+        Application = application;
         Limits = limits;
         IsTls = tls;
         _input = connection.Transport.Input;
@@ -47,7 +48,8 @@ internal sealed partial class Http2Connection : ITrackedConnection
         ConnectionFeature = new ConnectionEndpoints(connection);
     }
 
-    public Http2FrontEnd FrontEnd { get; }
+    /// <summary>What answers each request stream: the <see cref="Http2FrontEnd"/> on a proxy listener.</summary>
+    public RequestDelegate Application { get; }
 
     public ServerLimits Limits { get; }
 
