@@ -32,6 +32,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
     private bool _closed;
     private bool _stopping;
     private bool _goAwayReceived;
+    private volatile bool _ending;
 
     public Http2Connection(ConnectionContext connection, RequestDelegate application, ServerLimits limits, ClientConnectionTracker tracker, bool tls)
     {
@@ -82,8 +83,8 @@ internal sealed partial class Http2Connection : ITrackedConnection
         }
         finally
         {
-            _tracker.Remove(this);
             await EndAsync();
+            _tracker.Remove(this);
         }
     }
 
@@ -202,7 +203,18 @@ internal sealed partial class Http2Connection : ITrackedConnection
 
     public void OnHeartbeat(long now)
     {
-        if (_deadline.TryClaim(now))
+        if (!_deadline.TryClaim(now))
+        {
+            return;
+        }
+
+        if (_ending)
+        {
+            // The last frames were not taken within the keep-alive timeout: a client that reads nothing would hold them,
+            // and the connection, forever (RFC 9113 §5.4.1: after a connection error's GOAWAY the connection closes).
+            _connection.Abort(new ConnectionAbortedException("The client did not take the connection's last frames within the keep-alive timeout."));
+        }
+        else
         {
             _input.CancelPendingRead();
         }
@@ -215,7 +227,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
         {
             _stopping = true;
             WriteGoAway(Http2ErrorCode.NoError);
-            if (_streams.Count == 0 && _deadline.TryClaim(now: null))
+            if (!_ending && _streams.Count == 0 && _deadline.TryClaim(now: null))
             {
                 _input.CancelPendingRead();
             }
@@ -327,6 +339,9 @@ internal sealed partial class Http2Connection : ITrackedConnection
             await streamsEnded;
         }
 
+        // The last flush may wait for the client: the heartbeat aborts the transport past the keep-alive timeout.
+        _ending = true;
+        _deadline.WaitUntil(Environment.TickCount64 + Limits.KeepAliveTimeoutMs);
         await _output.CompleteAsync();
         await _input.CompleteAsync();
     }
