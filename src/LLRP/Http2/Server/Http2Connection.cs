@@ -300,8 +300,12 @@ internal sealed partial class Http2Connection : ITrackedConnection
         {
             if (code != Http2ErrorCode.NoError)
             {
-                // A connection error replaces a graceful GOAWAY sent before it.
+                // A connection error replaces a graceful GOAWAY sent before it, and is the last frame (RFC 9113 §5.4.1): no
+                // stream writes after it.
                 _goAwaySent = false;
+                WriteGoAway(code);
+                _output.Close();
+                return;
             }
 
             WriteGoAway(code);
