@@ -23,6 +23,9 @@ internal sealed class ClientFrames
 
     public HashSet<int> OpenedStreams { get; } = [];
 
+    /// <summary>Every stream a frame of the client's named: a stream error may be answered on any of them (RFC 9113 §5.4.2, §6.3).</summary>
+    public HashSet<int> NamedStreams { get; } = [];
+
     public HashSet<ulong> Pings { get; } = [];
 
     public int Settings { get; private set; }
@@ -60,6 +63,7 @@ internal sealed class ClientFrames
 
     private void Add(Http2FrameType type, Http2FrameFlags flags, int streamId, ReadOnlySpan<byte> payload)
     {
+        NamedStreams.Add(streamId);
         switch (type)
         {
             case Http2FrameType.Headers:

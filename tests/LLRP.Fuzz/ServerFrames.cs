@@ -6,8 +6,8 @@ namespace LLRP.Fuzz;
 /// <summary>
 /// Checks the server's bytes as a client would read them (RFC 9113): whole frames only, its SETTINGS first, every frame
 /// header sane for its type, header blocks contiguous (§6.10) and decodable (RFC 7541) with <c>:status</c> first, DATA
-/// within what the client's windows can have allowed (§6.9), nothing on a stream after its END_STREAM but WINDOW_UPDATE
-/// or RST_STREAM, nothing after its RST_STREAM (§5.1), PING answers echoing a client's PING (§6.7), no frame after a
+/// within what the client's windows can have allowed (§6.9), no DATA or HEADERS on a stream after its END_STREAM or its
+/// RST_STREAM (§5.1), RST_STREAM only on a stream the client named, PING answers echoing a client's PING (§6.7), no frame after a
 /// GOAWAY with an error and no GOAWAY raising the last stream id (§6.8), and each SETTINGS of the client acknowledged
 /// unless the connection ended on an error (§6.5.3).
 /// </summary>
@@ -62,12 +62,17 @@ internal sealed class ServerFrames(ClientFrames client)
         Require(!_errorGoAway, $"{what} after a GOAWAY with an error (RFC 9113 §6.8)");
         Require(payload.Length <= client.LargestFrameSize, $"{what} larger than the client allowed (RFC 9113 §4.2)");
         Require(_headerBlockStream == 0 || (type == Http2FrameType.Continuation && streamId == _headerBlockStream), $"{what} inside the header block of stream {_headerBlockStream} (RFC 9113 §6.10)");
-        var onStream = type is Http2FrameType.Data or Http2FrameType.Headers or Http2FrameType.Continuation or Http2FrameType.RstStream;
-        if (onStream)
+        var onStream = type is Http2FrameType.Data or Http2FrameType.Headers or Http2FrameType.Continuation;
+        if (type == Http2FrameType.RstStream)
+        {
+            // A stream error answers a frame on any stream, idle or closed, again on each such frame (RFC 9113 §5.4.2, §6.3).
+            Require(streamId != 0 && client.NamedStreams.Contains(streamId), $"{what} on a stream no frame of the client's named");
+        }
+        else if (onStream)
         {
             Require(client.OpenedStreams.Contains(streamId), $"{what} on a stream the client did not open (RFC 9113 §5.1)");
             Require(!_reset.Contains(streamId), $"{what} after the server's RST_STREAM on it (RFC 9113 §5.1)");
-            Require(!_ended.Contains(streamId) || type == Http2FrameType.RstStream, $"{what} after the server's END_STREAM on it (RFC 9113 §5.1)");
+            Require(!_ended.Contains(streamId), $"{what} after the server's END_STREAM on it (RFC 9113 §5.1)");
         }
         else if (type != Http2FrameType.WindowUpdate)
         {
