@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of the HTTP/1.1 parsers and the HPACK decoder with AFL++ and SharpFuzz. From anywhere:
+# Coverage-guided fuzzing of the HTTP/1.1 parsers, the HPACK decoder and whole connections of LLRP's own HTTP/2 server
+# with AFL++ and SharpFuzz. From anywhere:
 #   bash scripts/fuzz.sh [minutes]              (default 5, per target)
 # 1. Installs afl++ with apt-get and the SharpFuzz command-line tool (SharpFuzz.CommandLine, a dotnet tool, into
 #    artifacts/fuzz/tools) when missing.
@@ -7,19 +8,19 @@
 #    tests/LLRP.Fuzz/Corpus/<target> passes (LLRP.Fuzz <target> --replay).
 # 3. Instruments the LLRP.Http1 and LLRP.Http2 namespaces of the published LLRP.dll in place (sharpfuzz LLRP.dll
 #    LLRP.Http, a prefix of both): AFL++ then sees which branches of the parsers an input takes. Instrumented code runs only under afl-fuzz.
-# 4. Runs afl-fuzz for each target in turn (request-head, response-head, chunked, hpack; $FUZZ_TARGETS to choose), for the
+# 4. Runs afl-fuzz for each target in turn (request-head, response-head, chunked, hpack, h2-connection; $FUZZ_TARGETS to choose), for the
 #    given minutes each, from its seed corpus, into results/fuzz-<UTC timestamp>/<target>. The targets run the input
 #    whole and in segments and compare; see tests/LLRP.Fuzz/Program.cs.
 # 5. Prints, per target, executions, executions per second, corpus size (paths found), crashes and hangs, from
 #    afl-fuzz's fuzzer_stats, into summary.txt beside the findings.
 # Exits 1 when any target saved a crash or a hang: reproduce one (or all of a folder) without instrumentation with
 #   dotnet run --project tests/LLRP.Fuzz -- <target> --replay results/fuzz-<timestamp>/<target>/default/crashes
-# and turn it into a unit test in tests/LLRP.Tests/Http1.
+# and turn it into a unit test in tests/LLRP.Tests/Http1 (tests/LLRP.Tests/Http2 for hpack and h2-connection).
 set -euo pipefail
 
 minutes="${1:-5}"
 [[ $minutes =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: minutes must be a positive whole number, not '$minutes'" >&2; exit 2; }
-targets="${FUZZ_TARGETS:-request-head response-head chunked hpack}"
+targets="${FUZZ_TARGETS:-request-head response-head chunked hpack h2-connection}"
 hang_ms="${FUZZ_HANG_MS:-2000}"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -9,6 +9,9 @@
 #    (16 connections), and samples the proxy's VmRSS (/proc/<pid>/status) and handle count (entries of
 #    /proc/<pid>/fd) every 5 s into results/soak-<UTC timestamp>/rss.csv, beside the wrk reports and the two
 #    processes' logs.
+#    With SOAK_HTTP2=1 a third load runs beside them: h2load (Debian nghttp2-client) over h2c, GET /?s=1024 on
+#    16 connections with 10 streams each, against LLRP's own HTTP/2 server (--http2.server=llrp added to the proxy's
+#    arguments); its failed, errored or non-2xx requests count as errors.
 # 4. Prints min/max/first/last RSS and handle count and the least-squares slope of each (per minute).
 # Exits 1 when the proxy died, a load saw errors or non-2xx responses, or the last RSS or the last handle count is
 # not within ±SOAK_FLAT_PCT % (default 5) of the first sample after warm-up. After warm-up the GC heap, the buffer
@@ -22,6 +25,8 @@ warmup="${SOAK_WARMUP_S:-15}"
 interval=5
 flat_pct="${SOAK_FLAT_PCT:-5}"
 proxy_args="${SOAK_PROXY_ARGS:---upstreamConnections=pooled}"
+http2="${SOAK_HTTP2:-0}"
+[[ $http2 == 1 ]] && proxy_args="$proxy_args --http2.server=llrp"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -31,6 +36,11 @@ mkdir -p "$results"
 
 source "$root/scripts/run-common.sh"
 install_missing soak.sh wrk curl
+if [[ $http2 == 1 ]] && ! command -v h2load >/dev/null; then
+  echo "soak.sh: installing nghttp2-client" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nghttp2-client >/dev/null
+fi
 
 for name in LLRP LLRP.Downstream; do
   if [[ ${SOAK_REBUILD:-0} == 1 || ! -f $publish_dir/$name/$name.dll ]]; then
@@ -76,6 +86,12 @@ get_pid=$!
 wrk -t1 -c16 -d"${duration}s" -s scripts/wrk/post.lua "$base/sink" -- 1024 >"$results/wrk-post.txt" 2>&1 &
 post_pid=$!
 started_pids+=("$get_pid" "$post_pid")
+h2_pid=""
+if [[ $http2 == 1 ]]; then
+  h2load -c16 -m10 -D "$duration" "$base/?s=1024" >"$results/h2load.txt" 2>&1 &
+  h2_pid=$!
+  started_pids+=("$h2_pid")
+fi
 # Samples are taken while both loads hold their connections open: from one interval after the start to one interval
 # before the end, so that neither the loads' connecting nor their closing shows in the handle count.
 start=$SECONDS
@@ -85,7 +101,7 @@ while ((SECONDS - start <= duration - interval)); do
   echo "$((SECONDS - start)),$(rss_kib "$proxy_pid"),$(fd_count "$proxy_pid")" >>"$results/rss.csv"
   sleep "$interval"
 done
-wait "$get_pid" "$post_pid"
+wait "$get_pid" "$post_pid" $h2_pid
 kill -0 "$proxy_pid" 2>/dev/null || { echo "soak.sh: the proxy died, see $results/proxy.log" >&2; exit 1; }
 
 failed=0
@@ -97,6 +113,18 @@ for report in wrk-get wrk-post; do
     failed=1
   fi
 done
+
+if [[ $http2 == 1 ]]; then
+  # h2load: "requests: N total, N started, N done, N succeeded, N failed, N errored, N timeout" and "status codes: N 2xx, ...".
+  echo "h2load: $(grep -E '^finished in' "$results/h2load.txt")" "$(grep -E '^requests:' "$results/h2load.txt")" \
+    "$(grep -E '^status codes:' "$results/h2load.txt")"
+  if ! awk '/^requests:/ { done = $6; ok = ($10 == 0 && $12 == 0 && $14 == 0) }
+            /^status codes:/ { twoxx = $3 }
+            END { exit !(ok && done > 0 && twoxx == done) }' "$results/h2load.txt"; then
+    echo "soak.sh: h2load saw failed, errored, timed-out or non-2xx requests" >&2
+    failed=1
+  fi
+fi
 
 awk -F, -v pct="$flat_pct" '
   function slope(col,    i, st, sv, mt, mv, cov, var) {

@@ -9,6 +9,7 @@ internal static class FuzzTargets
         ["response-head"] = ResponseHeadTarget.Run,
         ["chunked"] = ChunkedTarget.Run,
         ["hpack"] = HpackTarget.Run,
+        ["h2-connection"] = Http2ConnectionTarget.Run,
     };
 
     public static IEnumerable<string> Names => Targets.Keys;

@@ -5,7 +5,8 @@
 //   LLRP.Fuzz <target>                  one input per iteration from afl-fuzz (SharpFuzz's persistent mode)
 //   LLRP.Fuzz <target> --replay <path>  each file of path (a file or a folder) once, outside afl-fuzz: exit 1 on the
 //                                       first one the target fails, naming it
-// Targets: request-head, response-head, chunked, hpack. An HttpMessageException (an HpackDecodingException for hpack)
+// Targets: request-head, response-head, chunked, hpack, h2-connection (Http2ConnectionTarget: a whole connection of
+// the own HTTP/2 server, checked on its own). An HttpMessageException (an HpackDecodingException for hpack)
 // is the parsers' answer to a bad message, not a failure; any other exception, or a disagreement of a target's own
 // check, is a crash for afl-fuzz.
 using LLRP.Fuzz;

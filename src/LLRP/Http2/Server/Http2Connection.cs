@@ -3,6 +3,7 @@ using System.IO.Pipelines;
 using LLRP.Http2.Codec;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 
 namespace LLRP.Http2.Server;
@@ -36,12 +37,13 @@ internal sealed partial class Http2Connection : ITrackedConnection
     private bool _closed;
     private bool _stopping;
     private bool _goAwayReceived;
+    private volatile bool _ending;
 
-    public Http2Connection(ConnectionContext connection, Http2FrontEnd frontEnd, ServerLimits limits, ClientConnectionTracker tracker, bool tls)
+    public Http2Connection(ConnectionContext connection, RequestDelegate application, ServerLimits limits, ClientConnectionTracker tracker, bool tls)
     {
         _connection = connection;
         _tracker = tracker;
-        FrontEnd = frontEnd;
+        Application = application;
         Limits = limits;
         IsTls = tls;
         _input = connection.Transport.Input;
@@ -52,7 +54,8 @@ internal sealed partial class Http2Connection : ITrackedConnection
         ConnectionFeature = new ConnectionEndpoints(connection);
     }
 
-    public Http2FrontEnd FrontEnd { get; }
+    /// <summary>What answers each request stream: the <see cref="Http2FrontEnd"/> on a proxy listener.</summary>
+    public RequestDelegate Application { get; }
 
     public ServerLimits Limits { get; }
 
@@ -85,8 +88,8 @@ internal sealed partial class Http2Connection : ITrackedConnection
         }
         finally
         {
-            _tracker.Remove(this);
             await EndAsync();
+            _tracker.Remove(this);
         }
     }
 
@@ -234,7 +237,18 @@ internal sealed partial class Http2Connection : ITrackedConnection
 
     public void OnHeartbeat(long now)
     {
-        if (_deadline.TryClaim(now))
+        if (!_deadline.TryClaim(now))
+        {
+            return;
+        }
+
+        if (_ending)
+        {
+            // The last frames were not taken within the keep-alive timeout: a client that reads nothing would hold them,
+            // and the connection, forever (RFC 9113 §5.4.1: after a connection error's GOAWAY the connection closes).
+            _connection.Abort(new ConnectionAbortedException("The client did not take the connection's last frames within the keep-alive timeout."));
+        }
+        else
         {
             _input.CancelPendingRead();
         }
@@ -247,7 +261,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
         {
             _stopping = true;
             WriteGoAway(Http2ErrorCode.NoError);
-            if (_streams.Count == 0 && _deadline.TryClaim(now: null))
+            if (!_ending && _streams.Count == 0 && _deadline.TryClaim(now: null))
             {
                 _input.CancelPendingRead();
             }
@@ -320,8 +334,12 @@ internal sealed partial class Http2Connection : ITrackedConnection
         {
             if (code != Http2ErrorCode.NoError)
             {
-                // A connection error replaces a graceful GOAWAY sent before it.
+                // A connection error replaces a graceful GOAWAY sent before it, and is the last frame (RFC 9113 §5.4.1): no
+                // stream writes after it.
                 _goAwaySent = false;
+                WriteGoAway(code);
+                _output.Close();
+                return;
             }
 
             WriteGoAway(code);
@@ -359,6 +377,9 @@ internal sealed partial class Http2Connection : ITrackedConnection
             await streamsEnded;
         }
 
+        // The last flush may wait for the client: the heartbeat aborts the transport past the keep-alive timeout.
+        _ending = true;
+        _deadline.WaitUntil(Environment.TickCount64 + Limits.KeepAliveTimeoutMs);
         await _output.CompleteAsync();
         await _input.CompleteAsync();
     }

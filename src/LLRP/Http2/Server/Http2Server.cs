@@ -1,6 +1,7 @@
 using LLRP.Configuration;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Http;
 
 namespace LLRP.Http2.Server;
 
@@ -12,8 +13,9 @@ namespace LLRP.Http2.Server;
 internal sealed class Http2Server(Http2FrontEnd frontEnd, ProxyOptions options, ClientConnectionTracker tracker)
 {
     private readonly ServerLimits _limits = ServerLimits.Of(options);
+    private readonly RequestDelegate _application = frontEnd.HandleAsync;
 
     /// <param name="connection">A connection that opens with the preface (h2c), or negotiated <c>h2</c> by ALPN.</param>
     /// <param name="tls">The connection runs over TLS.</param>
-    public Task RunAsync(ConnectionContext connection, bool tls) => new Http2Connection(connection, frontEnd, _limits, tracker, tls).RunAsync();
+    public Task RunAsync(ConnectionContext connection, bool tls) => new Http2Connection(connection, _application, _limits, tracker, tls).RunAsync();
 }

@@ -59,6 +59,11 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem
         _endStreamOnHead = endStream;
         _sendWindow = sendWindow;
         _receiveWindow = receiveWindow;
+        if (endStream)
+        {
+            // END_STREAM on HEADERS (RFC 9113 §8.1): the request has no body, and reading it ends at once.
+            _requestBody.Writer.Complete();
+        }
     }
 
     /// <summary>
@@ -73,7 +78,7 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem
     {
         try
         {
-            await _connection.FrontEnd.HandleAsync(_context);
+            await _connection.Application(_context);
         }
         catch (Exception)
         {

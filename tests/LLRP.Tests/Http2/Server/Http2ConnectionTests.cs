@@ -1,0 +1,175 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Text;
+using LLRP.Http2.Codec;
+using LLRP.Http2.Server;
+using LLRP.Proxy;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Hosting.Internal;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace LLRP.Tests.Http2.Server;
+
+/// <summary>
+/// LLRP's own HTTP/2 server on one connection over in-memory pipes, with an application of the test's own instead of
+/// the front end: what the server gives an application, seen in the frames it sends back.
+/// </summary>
+public sealed class Http2ConnectionTests
+{
+    private static readonly TimeSpan Bound = TimeSpan.FromSeconds(30);
+
+    private static readonly ServerLimits Limits = new(
+        MaxConcurrentStreams: 8,
+        MaxFrameSize: 16_384,
+        InitialStreamWindowSize: 65_535,
+        InitialConnectionWindowSize: 65_535,
+        MaxHeaderListSize: 8192,
+        MaxHeaderFieldSize: 4096,
+        MaxHeaderCount: 32,
+        KeepAliveTimeoutMs: 600_000,
+        RequestHeadersTimeoutMs: 600_000);
+
+    // RFC 9113 §8.1: END_STREAM on HEADERS ends the request; reading its body ends at once, with no bytes.
+    [Fact]
+    public async Task EndStreamOnHeaders_RequestBodyReadEndsEmpty_Rfc9113Section8_1()
+    {
+        using var tracker = new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance));
+        var connection = new PipeConnection();
+        var run = new Http2Connection(connection, ReadBodyAsync, Limits, tracker, tls: false).RunAsync();
+
+        var client = connection.ClientOutput;
+        client.Write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"u8);
+        FrameWriter.WriteSettings(client, []);
+        FrameWriter.WriteHeaders(client, 1, RequestBlock(), endStream: true, 16_384);
+        await client.FlushAsync();
+
+        var body = await ResponseBodyAsync(connection.ClientInput, streamId: 1).WaitAsync(Bound);
+        await client.CompleteAsync();
+        await run.WaitAsync(Bound);
+
+        Assert.Equal("read 0 bytes", body);
+    }
+
+    // RFC 9113 §5.4.1: the GOAWAY of a connection error is the last frame the server sends, even while a stream is
+    // writing its response. Each round opens a stream whose response is written byte by byte until the request is aborted, then sends
+    // DATA on stream 0 (a connection error, §6.1).
+    [Fact]
+    public async Task ConnectionErrorWhileStreamWrites_GoAwayIsTheLastFrame_Rfc9113Section5_4_1()
+    {
+        using var tracker = new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance));
+        for (var round = 0; round < 50; round++)
+        {
+            var connection = new PipeConnection();
+            var writing = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            var run = new Http2Connection(connection, context => WriteWithoutEndAsync(context, writing), Limits, tracker, tls: false).RunAsync();
+            var output = ReadToEndAsync(connection.ClientInput);
+
+            var client = connection.ClientOutput;
+            client.Write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"u8);
+            FrameWriter.WriteSettings(client, [(0x4, (uint)int.MaxValue)]);
+            FrameWriter.WriteWindowUpdate(client, 0, int.MaxValue - 65_535);
+            FrameWriter.WriteHeaders(client, 1, RequestBlock(), endStream: true, 16_384);
+            await client.FlushAsync();
+            await writing.Task.WaitAsync(Bound);
+            FrameWriter.WriteData(client, 0, "x"u8, endStream: false);
+            await client.FlushAsync();
+
+            var frames = await output.WaitAsync(Bound);
+            await client.CompleteAsync();
+            await run.WaitAsync(Bound);
+
+            Assert.Equal(Http2FrameType.GoAway, frames[^1]);
+        }
+    }
+
+    private static async Task WriteWithoutEndAsync(HttpContext context, TaskCompletionSource writing)
+    {
+        try
+        {
+            while (!context.RequestAborted.IsCancellationRequested)
+            {
+                await context.Response.Body.WriteAsync("x"u8.ToArray());
+                await context.Response.Body.FlushAsync();
+                writing.TrySetResult();
+            }
+        }
+        catch (Exception e) when (e is IOException or OperationCanceledException)
+        {
+            // The connection ended under the stream.
+        }
+    }
+
+    private static byte[] RequestBlock()
+    {
+        var block = new ArrayBufferWriter<byte>();
+        foreach (var (name, value) in new[] { (":method", "GET"), (":scheme", "http"), (":path", "/"), (":authority", "example.com") })
+        {
+            HpackEncoder.EncodeField(block, Encoding.ASCII.GetBytes(name), Encoding.ASCII.GetBytes(value));
+        }
+
+        return block.WrittenSpan.ToArray();
+    }
+
+    /// <summary>The types of the frames the server sent, in order, until it completed its output.</summary>
+    private static async Task<List<Http2FrameType>> ReadToEndAsync(PipeReader input)
+    {
+        var types = new List<Http2FrameType>();
+        while (true)
+        {
+            var result = await input.ReadAsync();
+            var buffer = result.Buffer;
+            while (FrameHeader.TryRead(buffer, out var header) && buffer.Length >= FrameHeader.Size + header.Length)
+            {
+                types.Add(header.Type);
+                buffer = buffer.Slice(FrameHeader.Size + header.Length);
+            }
+
+            input.AdvanceTo(buffer.Start, buffer.End);
+            if (result.IsCompleted)
+            {
+                return types;
+            }
+        }
+    }
+
+    private static async Task ReadBodyAsync(HttpContext context)
+    {
+        var buffer = new byte[64];
+        var total = 0;
+        int read;
+        while ((read = await context.Request.Body.ReadAsync(buffer)) > 0)
+        {
+            total += read;
+        }
+
+        await context.Response.WriteAsync($"read {total} bytes");
+    }
+
+    /// <summary>The DATA of stream <paramref name="streamId"/> up to its END_STREAM (RFC 9113 §6.1), as text.</summary>
+    private static async Task<string> ResponseBodyAsync(PipeReader input, int streamId)
+    {
+        var body = new StringBuilder();
+        while (true)
+        {
+            var result = await input.ReadAsync();
+            var buffer = result.Buffer;
+            while (FrameHeader.TryRead(buffer, out var header) && buffer.Length >= FrameHeader.Size + header.Length)
+            {
+                var payload = buffer.Slice(FrameHeader.Size, header.Length);
+                buffer = buffer.Slice(payload.End);
+                if (header.Type == Http2FrameType.Data && header.StreamId == streamId)
+                {
+                    body.Append(Encoding.ASCII.GetString(payload.ToArray()));
+                    if ((header.Flags & Http2FrameFlags.EndStream) != 0)
+                    {
+                        input.AdvanceTo(buffer.Start);
+                        return body.ToString();
+                    }
+                }
+            }
+
+            Assert.False(result.IsCompleted, "The connection ended before the response did.");
+            input.AdvanceTo(buffer.Start, buffer.End);
+        }
+    }
+}
