@@ -20,7 +20,7 @@ internal sealed class FuzzApplication
     /// <summary>Handlers running and not waiting for the client (its body, or its windows).</summary>
     public int Busy => Volatile.Read(ref _busy);
 
-    public async Task HandleAsync(HttpContext context)
+    public async ValueTask HandleAsync(HttpContext context)
     {
         Interlocked.Increment(ref _busy);
         try

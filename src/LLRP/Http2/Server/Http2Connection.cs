@@ -39,7 +39,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
     private bool _goAwayReceived;
     private volatile bool _ending;
 
-    public Http2Connection(ConnectionContext connection, RequestDelegate application, ServerLimits limits, ClientConnectionTracker tracker, bool tls)
+    public Http2Connection(ConnectionContext connection, Func<HttpContext, ValueTask> application, ServerLimits limits, ClientConnectionTracker tracker, bool tls)
     {
         _connection = connection;
         _tracker = tracker;
@@ -55,7 +55,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
     }
 
     /// <summary>What answers each request stream: the <see cref="Http2FrontEnd"/> on a proxy listener.</summary>
-    public RequestDelegate Application { get; }
+    public Func<HttpContext, ValueTask> Application { get; }
 
     public ServerLimits Limits { get; }
 

@@ -13,7 +13,7 @@ namespace LLRP.Http2.Server;
 internal sealed class Http2Server(Http2FrontEnd frontEnd, ProxyOptions options, ClientConnectionTracker tracker)
 {
     private readonly ServerLimits _limits = ServerLimits.Of(options);
-    private readonly RequestDelegate _application = frontEnd.HandleAsync;
+    private readonly Func<HttpContext, ValueTask> _application = frontEnd.HandleAsync;
 
     /// <param name="connection">A connection that opens with the preface (h2c), or negotiated <c>h2</c> by ALPN.</param>
     /// <param name="tls">The connection runs over TLS.</param>

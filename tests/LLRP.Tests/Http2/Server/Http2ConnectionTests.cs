@@ -82,7 +82,7 @@ public sealed class Http2ConnectionTests
         }
     }
 
-    private static async Task WriteWithoutEndAsync(HttpContext context, TaskCompletionSource writing)
+    private static async ValueTask WriteWithoutEndAsync(HttpContext context, TaskCompletionSource writing)
     {
         try
         {
@@ -132,7 +132,7 @@ public sealed class Http2ConnectionTests
         }
     }
 
-    private static async Task ReadBodyAsync(HttpContext context)
+    private static async ValueTask ReadBodyAsync(HttpContext context)
     {
         var buffer = new byte[64];
         var total = 0;
