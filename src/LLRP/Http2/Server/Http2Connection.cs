@@ -10,17 +10,17 @@ namespace LLRP.Http2.Server;
 /// <summary>
 /// One HTTP/2 client connection on LLRP's own server (RFC 9113): one read loop parses every frame of each read and
 /// applies it (this file: the loop, the stream table, the end; the frames in the other parts), request streams run on
-/// the thread pool (<see cref="Http2Stream"/>), and every frame leaves through the one <see cref="FrameOutput"/>,
+/// the thread pool (<see cref="Http2Stream"/>), and every frame leaves through the one <see cref="FrameOutput{TStream}"/>,
 /// flushed once per batch. The idle and header deadlines and shutdown come from <see cref="ClientConnectionTracker"/>.
 /// </summary>
 internal sealed partial class Http2Connection : ITrackedConnection
 {
-    private static ReadOnlySpan<byte> Preface => "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"u8;
+    private static ReadOnlySpan<byte> Preface => ConnectionPreface.Bytes;
 
     private readonly ConnectionContext _connection;
     private readonly ClientConnectionTracker _tracker;
     private readonly PipeReader _input;
-    private readonly FrameOutput _output;
+    private readonly FrameOutput<Http2Stream> _output;
     private readonly HpackDecoder _decoder;
     private readonly Dictionary<int, Http2Stream> _streams = [];
     private readonly Stack<Http2Stream> _pool = new();
@@ -40,7 +40,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
         Limits = limits;
         IsTls = tls;
         _input = connection.Transport.Input;
-        _output = new FrameOutput(connection.Transport.Output);
+        _output = new FrameOutput<Http2Stream>(connection.Transport.Output);
         _decoder = new HpackDecoder(ServerLimits.HeaderTableSize, limits.MaxHeaderListSize);
         _receiveWindow = limits.InitialConnectionWindowSize;
         _resetCredit = limits.MaxResetCredit;
