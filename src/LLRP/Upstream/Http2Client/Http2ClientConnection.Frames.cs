@@ -102,6 +102,7 @@ internal sealed partial class Http2ClientConnection
 
     private void OnFrame(FrameHeader header, in ReadOnlySequence<byte> payload)
     {
+
         if (_headerStreamId != 0 && header.Type != Http2FrameType.Continuation)
         {
             throw new Http2ConnectionException(Http2ErrorCode.ProtocolError, "A frame inside a header block (RFC 9113 §6.10)");

@@ -59,7 +59,6 @@ internal sealed class Http2ClientStream
     /// <summary>Takes the stream for a new request.</summary>
     public void Begin()
     {
-        _body.Reset();
         if (_head.Task.IsCompleted)
         {
             _head = NewHead();
@@ -69,11 +68,12 @@ internal sealed class Http2ClientStream
         (Id, SendWindow, ReceiveWindow, Unannounced, RemoteEnded, LocalEnded, HeadReceived, Unprocessed) = (0, 0, 0, 0, false, false, false, false);
     }
 
-    /// <summary>Ends the exchange's use of the body pipe, so <see cref="Begin"/> can reset it.</summary>
+    /// <summary>Ends the exchange's use of the stream, once its connection let it go: the body pipe is emptied for the next.</summary>
     public void End()
     {
         _body.Reader.Complete();
         _body.Writer.Complete();
+        _body.Reset();
     }
 
     /// <summary>The response head is whole and final. Read loop.</summary>

@@ -59,6 +59,7 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
                 return error;
             }
 
+            _stream.Begin();
             _block.ResetWrittenCount();
             var fields = new RequestFieldBlock(_block);
             fields.Begin(head.Method, destination.IsTls, rewriter.RenderTarget(head, _target));
@@ -118,15 +119,13 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
             ReadResult result;
             try
             {
-                if (!reader.TryRead(out result))
+                var read = reader.ReadAsync(clientAborted);
+                if (!read.IsCompleted && (await output.FlushAsync(clientAborted)).IsCanceled)
                 {
-                    if ((await output.FlushAsync(clientAborted)).IsCanceled)
-                    {
-                        return ForwarderError.ClientAborted;
-                    }
-
-                    result = await reader.ReadAsync(clientAborted);
+                    return ForwarderError.ClientAborted;
                 }
+
+                result = await read;
             }
             catch (Exception e) when (e is OperationCanceledException or IOException)
             {
@@ -134,6 +133,7 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
             }
 
             var buffer = result.Buffer;
+            var length = (int)buffer.Length;
             if (hasBody)
             {
                 // A bodiless response's DATA (RFC 9110 §9.3.2, §15.3.5, §15.4.5) is read and dropped.
@@ -142,13 +142,14 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
                     output.Write(segment.Span);
                 }
 
-                written(buffer.Length);
+                written(length);
             }
 
+            // The buffer's segments go back to the pipe with AdvanceTo: its length is taken before.
             reader.AdvanceTo(buffer.End);
-            if (!buffer.IsEmpty)
+            if (length > 0)
             {
-                connection.Consumed(_stream, (int)buffer.Length);
+                connection.Consumed(_stream, length);
             }
 
             if (result.IsCompleted)
