@@ -19,15 +19,11 @@ internal sealed partial class Http2ClientConnection
     private readonly ResponseFieldSink _fields = new();
     private readonly ArrayBufferWriter<byte> _headerBlock = new(4096);
     private readonly TaskCompletionSource<bool> _settingsReceived = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private Task _readLoop = Task.CompletedTask;
     private long _receiveWindow;
     private int _unannouncedReceived;
     private int _headerStreamId;
     private bool _headerEndStream;
     private bool _goAwayReceived;
-
-    /// <summary>The read loop, ended when the connection is: for tests and shutdown to wait on.</summary>
-    public Task Completion => _readLoop;
 
     private async Task ReadLoopAsync()
     {

@@ -73,7 +73,7 @@ internal sealed partial class Http2ClientConnection
             _output.ScheduleFlush();
         }
 
-        _readLoop = ReadLoopAsync();
+        _ = ReadLoopAsync();
         try
         {
             return await _settingsReceived.Task.WaitAsync(timeout);

@@ -20,7 +20,4 @@ internal sealed class Http2ClientPool
     /// <summary>A connection to <paramref name="destination"/> with a stream slot reserved, or why none could be had.</summary>
     public ValueTask<(Http2ClientConnection? Connection, ForwarderError Error)> AcquireAsync(DestinationEndpoint destination)
         => _destinations.GetOrAdd(destination, _create).AcquireAsync();
-
-    /// <summary>The connections open to <paramref name="destination"/>.</summary>
-    public int ConnectionsTo(DestinationEndpoint destination) => _destinations.TryGetValue(destination, out var connections) ? connections.Open.Count : 0;
 }

@@ -107,7 +107,7 @@ internal sealed class Http2ClientStream
         WakeSender();
     }
 
-    /// <summary>A window the stream waits for; null when it need not. Under the output's lock.</summary>
+    /// <summary>Completes when a window opens (<see cref="WakeSender"/>) or the stream ends. Under the output's lock.</summary>
     public Task WaitForWindow() => (_windowWaiter ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
 
     /// <summary>Wakes the request body waiting for a window. Under the output's lock.</summary>

@@ -19,11 +19,9 @@ internal sealed class Http2DestinationConnections(DestinationEndpoint destinatio
     private const int MaxOpenings = 3;
 
     private readonly Lock _sync = new();
+    /// <summary>The connections open now, copied on change and read without the lock.</summary>
     private Http2ClientConnection[] _open = [];
     private Task<(Http2ClientConnection? Connection, ForwarderError Error)>? _opening;
-
-    /// <summary>The connections open now (copied on change, read without the lock).</summary>
-    public IReadOnlyList<Http2ClientConnection> Open => _open;
 
     /// <summary>A connection with a stream slot reserved for the caller, or why none could be had.</summary>
     public async ValueTask<(Http2ClientConnection? Connection, ForwarderError Error)> AcquireAsync()
