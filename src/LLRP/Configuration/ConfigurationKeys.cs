@@ -70,6 +70,7 @@ public static class ConfigurationKeys
     public const string AcceptProxyProtocol = "proxyProtocol.accept";
     public const string ProxyProtocolTrustedNetworks = "proxyProtocol.trustedNetworks";
     public const string ProxyProtocolTimeoutMs = "proxyProtocol.timeoutMs";
+    public const string Http2Client = "http2.client";
 
     /// <summary>The <c>destinations</c> section of appsettings.json, in place of <see cref="Downstream"/>: an array of entries with these keys.</summary>
     public static class DestinationsSection

@@ -246,6 +246,12 @@ public sealed record ProxyOptions
     /// </summary>
     public Http2ServerKind Http2Server { get; init; } = Http2ServerKind.Kestrel;
 
+    /// <summary>
+    /// Key <c>http2.client</c>: which client carries HTTP/2 streams to destinations their cluster asks HTTP/2 of by prior
+    /// knowledge, in raw mode: HttpClient (the default) or raw mode's own (<see cref="Http2ClientKind.Llrp"/>).
+    /// </summary>
+    public Http2ClientKind Http2Client { get; init; } = Http2ClientKind.HttpClient;
+
     /// <summary>Keys <c>limits.http2.*</c>: the HTTP/2 front end's limits (<see cref="Http2Settings"/>).</summary>
     public Http2Settings Http2 { get; init; } = Http2Settings.Default;
 

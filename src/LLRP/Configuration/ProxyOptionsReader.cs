@@ -92,6 +92,7 @@ public static class ProxyOptionsReader
             AccessLogBufferSize = ReadInt(configuration, ConfigurationKeys.AccessLogBufferSize, defaults.AccessLogBufferSize, 4096),
             Http2 = Http2SettingsReader.Read(configuration),
             Http2Server = ReadHttp2Server(configuration, defaults.Http2Server),
+            Http2Client = ReadHttp2Client(configuration, defaults.Http2Client),
             AcceptProxyProtocol = ReadProxyProtocolAcceptance(configuration),
             Routing = RoutingOptions.Unread,
         };
@@ -485,6 +486,18 @@ public static class ProxyOptionsReader
             "kestrel" => Http2ServerKind.Kestrel,
             "llrp" => Http2ServerKind.Llrp,
             _ => throw new ProxyConfigurationException(ConfigurationKeys.Http2Server, value, "kestrel, llrp"),
+        };
+    }
+
+    private static Http2ClientKind ReadHttp2Client(IConfiguration configuration, Http2ClientKind defaultValue)
+    {
+        var value = Value(configuration, ConfigurationKeys.Http2Client);
+        return value?.Trim().ToLowerInvariant() switch
+        {
+            null or "" => defaultValue,
+            "httpclient" => Http2ClientKind.HttpClient,
+            "llrp" => Http2ClientKind.Llrp,
+            _ => throw new ProxyConfigurationException(ConfigurationKeys.Http2Client, value, "httpclient, llrp"),
         };
     }
 

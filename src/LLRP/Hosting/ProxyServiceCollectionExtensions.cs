@@ -6,6 +6,7 @@ using LLRP.Http2.Server;
 using LLRP.Proxy;
 using LLRP.Upstream;
 using LLRP.Routing;
+using LLRP.Upstream.Http2Client;
 using LLRP.Upstream.HttpClient;
 using LLRP.Upstream.LightContext;
 using LLRP.Upstream.Sockets;
@@ -50,7 +51,8 @@ internal static class ProxyServiceCollectionExtensions
             provider.GetRequiredService<FailureLog>(),
             provider.GetRequiredService<HttpMessageInvoker>(),
             provider.GetService<AccessLogWriter>(),
-            PooledStreamExchanges(provider, options)));
+            PooledStreamExchanges(provider, options),
+            Http2StreamExchanges(provider, options)));
         services.AddSingleton<Http2Server>();
 
         if (options.Mode == ProxyMode.Raw)
@@ -84,6 +86,21 @@ internal static class ProxyServiceCollectionExtensions
     /// <summary>Raw mode's upstream connector: over LLRP's epoll transport or over sockets.</summary>
     private static IUpstreamConnectionFactory Connector(IServiceProvider provider, ProxyOptions options)
         => options.Transport == TransportKind.Epoll ? provider.GetRequiredService<EpollUpstreamConnector>() : provider.GetRequiredService<UpstreamConnector>();
+
+    /// <summary>
+    /// In raw mode with <c>http2.client</c> <c>llrp</c>, what makes each HTTP/2 stream's exchange over raw mode's own
+    /// HTTP/2 client, all of them over one pool of connections; null otherwise (HttpClient carries HTTP/2 to destinations).
+    /// </summary>
+    private static Func<Http2StreamExchange>? Http2StreamExchanges(IServiceProvider provider, ProxyOptions options)
+    {
+        if (options.Mode != ProxyMode.Raw || options.Http2Client != Http2ClientKind.Llrp)
+        {
+            return null;
+        }
+
+        var pool = new Http2ClientPool(Connector(provider, options), options.MaxResponseHeadersTotalSize, options.ConnectTimeout);
+        return () => new Http2StreamExchange(pool, options.MaxResponseHeadersTotalSize);
+    }
 
     /// <summary>
     /// In raw mode, what makes each HTTP/2 stream's exchange over raw mode's own client: over the shared pool with pooled

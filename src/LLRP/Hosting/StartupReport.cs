@@ -182,6 +182,7 @@ public static class StartupReport
             (K.AccessLogBufferSize, Number(options.AccessLogBufferSize)));
         Http2(text, options.Http2, PooledStreamExchange.Serves(options));
         Line(text, (K.Http2Server, options.Http2Server == Http2ServerKind.Llrp ? "llrp" : "kestrel"));
+        Line(text, (K.Http2Client, options.Http2Client == Http2ClientKind.Llrp && options.Mode == ProxyMode.Raw ? "llrp" : "httpclient"));
         Tls(text, options);
         AcceptedProxyProtocol(text, options.AcceptProxyProtocol);
         return text.ToString().TrimEnd();

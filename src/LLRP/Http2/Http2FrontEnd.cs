@@ -10,6 +10,7 @@ using LLRP.Proxy;
 using LLRP.Routing;
 using LLRP.Tasks;
 using LLRP.Upstream;
+using LLRP.Upstream.Http2Client;
 using LLRP.Upstream.HttpClient;
 using LLRP.Upstream.Sockets;
 using Microsoft.AspNetCore.Http;
@@ -39,7 +40,8 @@ internal sealed class Http2FrontEnd(
     FailureLog failureLog,
     HttpMessageInvoker invoker,
     AccessLogWriter? accessLog = null,
-    Func<PooledStreamExchange>? pooledExchange = null)
+    Func<PooledStreamExchange>? pooledExchange = null,
+    Func<Http2StreamExchange>? http2Exchange = null)
 {
     private static readonly byte[] HttpScheme = "http"u8.ToArray();
     private static readonly byte[] HttpsScheme = "https"u8.ToArray();
@@ -49,7 +51,7 @@ internal sealed class Http2FrontEnd(
 
     private readonly RequestLimits _limits = ClientSessionServices.RequestLimitsOf(options);
     private readonly RoutingServices _routing = new(metrics, failureLog, options.RetryUnsentAnyMethod);
-    private readonly StreamPartsPool _parts = new(invoker, options.MaxResponseHeadersTotalSize, ClientSessionServices.RewriteSettingsOf(options), ViaEntry, pooledExchange);
+    private readonly StreamPartsPool _parts = new(invoker, options.MaxResponseHeadersTotalSize, ClientSessionServices.RewriteSettingsOf(options), ViaEntry, pooledExchange, http2Exchange);
 
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     public async ValueTask HandleAsync(HttpContext context)

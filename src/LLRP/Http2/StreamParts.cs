@@ -1,6 +1,7 @@
 using System.Net;
 using LLRP.ClientSide;
 using LLRP.Http1;
+using LLRP.Upstream.Http2Client;
 using LLRP.Upstream.HttpClient;
 using LLRP.Upstream.Sockets;
 
@@ -16,14 +17,16 @@ namespace LLRP.Http2;
 /// <param name="rewrite">The forwarding rules' settings.</param>
 /// <param name="viaEntry">What <c>Via</c> gets for a request received over HTTP/2.</param>
 /// <param name="pooled">Raw mode's exchange over its pooled HTTP/1.1 connections, or null.</param>
-internal sealed class StreamParts(HttpMessageInvoker invoker, int maxResponseHeadSize, RewriteSettings rewrite, byte[] viaEntry, PooledStreamExchange? pooled)
+/// <param name="http2">Raw mode's exchange over its own HTTP/2 connections, or null.</param>
+internal sealed class StreamParts(
+    HttpMessageInvoker invoker, int maxResponseHeadSize, RewriteSettings rewrite, byte[] viaEntry, PooledStreamExchange? pooled, Http2StreamExchange? http2 = null)
 {
     public RenderedRequestHead Head { get; } = new();
 
     /// <summary>The forwarding rules, pointed at each stream's client with <see cref="RequestRewriter.ForClient"/>.</summary>
     public RequestRewriter Rewriter { get; } = new([], [], [], [], rewrite) { ViaEntry = viaEntry };
 
-    public StreamForwarder Forwarder { get; } = new(invoker, maxResponseHeadSize, pooled);
+    public StreamForwarder Forwarder { get; } = new(invoker, maxResponseHeadSize, pooled, http2);
 
     private IPAddress? _clientIp;
     private byte[] _client = [];

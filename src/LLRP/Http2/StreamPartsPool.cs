@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using LLRP.Http1;
+using LLRP.Upstream.Http2Client;
 using LLRP.Upstream.Sockets;
 
 namespace LLRP.Http2;
@@ -10,14 +11,17 @@ namespace LLRP.Http2;
 /// at most <see cref="Capacity"/>; a stream finding none makes its own.
 /// </summary>
 /// <param name="pooledExchange">Makes raw mode's exchange over its pooled HTTP/1.1 connections for new parts; null in the other modes.</param>
-internal sealed class StreamPartsPool(HttpMessageInvoker invoker, int maxResponseHeadSize, RewriteSettings rewrite, byte[] viaEntry, Func<PooledStreamExchange>? pooledExchange)
+/// <param name="http2Exchange">Makes raw mode's exchange over its own HTTP/2 connections for new parts; null unless <c>http2.client</c> is <c>llrp</c>.</param>
+internal sealed class StreamPartsPool(
+    HttpMessageInvoker invoker, int maxResponseHeadSize, RewriteSettings rewrite, byte[] viaEntry, Func<PooledStreamExchange>? pooledExchange,
+    Func<Http2StreamExchange>? http2Exchange = null)
 {
     /// <summary>The most parts kept: more than the streams a busy proxy has open at once, a few megabytes at most.</summary>
     public const int Capacity = 1024;
 
     private readonly ConcurrentQueue<StreamParts> _parts = new();
 
-    public StreamParts Take() => _parts.TryDequeue(out var parts) ? parts : new StreamParts(invoker, maxResponseHeadSize, rewrite, viaEntry, pooledExchange?.Invoke());
+    public StreamParts Take() => _parts.TryDequeue(out var parts) ? parts : new StreamParts(invoker, maxResponseHeadSize, rewrite, viaEntry, pooledExchange?.Invoke(), http2Exchange?.Invoke());
 
     /// <summary>Gives back parts whose stream has ended (its forwarder <see cref="Upstream.HttpClient.StreamForwarder.End"/>ed).</summary>
     public void Return(StreamParts parts)

@@ -16,7 +16,7 @@ namespace LLRP.FunctionalTests.Http2;
 public sealed class GrpcTests
 {
     [Theory]
-    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
+    [MemberData(nameof(Http2Servers.Http2ClusterModes), MemberType = typeof(Http2Servers))]
     public async Task Unary_Answered(string mode)
     {
         await using var setup = await GrpcSetup.StartAsync(mode);
@@ -27,7 +27,7 @@ public sealed class GrpcTests
     }
 
     [Theory]
-    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
+    [MemberData(nameof(Http2Servers.Http2ClusterModes), MemberType = typeof(Http2Servers))]
     public async Task ServerStreaming_EveryMessageInOrder(string mode)
     {
         await using var setup = await GrpcSetup.StartAsync(mode);
@@ -39,7 +39,7 @@ public sealed class GrpcTests
     }
 
     [Theory]
-    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
+    [MemberData(nameof(Http2Servers.Http2ClusterModes), MemberType = typeof(Http2Servers))]
     public async Task ClientStreaming_AllMessagesReachTheOrigin(string mode)
     {
         await using var setup = await GrpcSetup.StartAsync(mode);
@@ -58,7 +58,7 @@ public sealed class GrpcTests
 
     // Each message must cross the proxy on its own, both ways: the next is written only once the previous one's echo came back.
     [Theory]
-    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
+    [MemberData(nameof(Http2Servers.Http2ClusterModes), MemberType = typeof(Http2Servers))]
     public async Task Bidirectional_EachMessageEchoedBeforeTheNextIsSent(string mode)
     {
         await using var setup = await GrpcSetup.StartAsync(mode);
@@ -77,7 +77,7 @@ public sealed class GrpcTests
 
     // gRPC over HTTP/2: the status travels in trailers (or a trailers-only response), relayed as the origin set it.
     [Theory]
-    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
+    [MemberData(nameof(Http2Servers.Http2ClusterModes), MemberType = typeof(Http2Servers))]
     public async Task OriginStatus_RelayedInTrailers(string mode)
     {
         await using var setup = await GrpcSetup.StartAsync(mode);
@@ -92,7 +92,7 @@ public sealed class GrpcTests
 
     // RFC 9113 §8.1: the client's RST_STREAM cancels the upstream call; the origin sees its call cancelled.
     [Theory]
-    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
+    [MemberData(nameof(Http2Servers.Http2ClusterModes), MemberType = typeof(Http2Servers))]
     public async Task ClientCancels_OriginSeesCancellation(string mode)
     {
         await using var setup = await GrpcSetup.StartAsync(mode);
@@ -108,7 +108,7 @@ public sealed class GrpcTests
 
     // gRPC over HTTP/2: a call whose destination cannot be reached ends UNAVAILABLE (14), the status a client may retry.
     [Theory]
-    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
+    [MemberData(nameof(Http2Servers.Http2ClusterModes), MemberType = typeof(Http2Servers))]
     public async Task OriginUnreachable_Unavailable(string mode)
     {
         await using var proxy = await GrpcSetup.StartProxyAsync($"http://127.0.0.1:{LoopbackPort.Closed()}", mode);

@@ -20,6 +20,12 @@ public static class Http2Servers
     /// <summary>Every configuration of <see cref="LlrpModes.Every"/> on every server, each as one mode name (<see cref="Mode"/>).</summary>
     public static TheoryData<string> Modes => new(OnEvery(LlrpModes.Every));
 
+    /// <summary>
+    /// <see cref="Modes"/> and raw mode with its own HTTP/2 client (<see cref="LlrpModes.OwnHttp2Client"/>) on every
+    /// server: for the tests of clusters that ask HTTP/2 of their destinations.
+    /// </summary>
+    public static TheoryData<string> Http2ClusterModes => new(OnEvery([.. LlrpModes.Every, .. LlrpModes.OwnHttp2Client]));
+
     /// <summary>Each configuration of <paramref name="modes"/> on every server, as mode names (<see cref="Mode"/>).</summary>
     public static string[] OnEvery(IEnumerable<string> modes) => [.. modes.SelectMany(mode => new[] { Kestrel, Llrp }.Select(server => Mode(server, mode)))];
 

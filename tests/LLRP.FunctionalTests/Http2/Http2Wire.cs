@@ -7,7 +7,8 @@ namespace LLRP.FunctionalTests.Http2;
 
 /// <summary>
 /// An HTTP/2 client connection at the frame level (RFC 9113 §4, §6), for what HttpClient will not send: connection-specific
-/// fields, a <c>Host</c> beside <c>:authority</c>, CONNECT, resets and stream floods. Field blocks are encoded as HPACK
+/// fields, a <c>Host</c> beside <c>:authority</c>, CONNECT, resets and stream floods; or the server end of one
+/// (<see cref="AcceptAsync"/>), for a destination that answers frame by frame. Field blocks are encoded as HPACK
 /// literals without indexing (RFC 7541 §6.2.2), never Huffman-coded.
 /// </summary>
 public sealed class Http2Wire : IAsyncDisposable
@@ -45,6 +46,22 @@ public sealed class Http2Wire : IAsyncDisposable
         var serverSettings = await wire.ReadFrameAsync();
         Assert.Equal(Settings, serverSettings.Type);
         wire.ReadSettings(serverSettings);
+        return wire;
+    }
+
+    /// <summary>
+    /// The server end of a connection a client opened to <paramref name="listener"/>: the client's preface is read, its
+    /// SETTINGS acknowledged, and ours (<paramref name="settings"/>) sent (RFC 9113 §3.4); for a scripted h2 destination.
+    /// </summary>
+    public static async Task<Http2Wire> AcceptAsync(TcpListener listener, params (ushort Id, uint Value)[] settings)
+    {
+        var socket = await Deadline.RunAsync(token => listener.AcceptSocketAsync(token), "Accepting an HTTP/2 connection");
+        var wire = new Http2Wire(socket);
+        var preface = new byte[Preface.Length];
+        await Deadline.RunAsync(token => wire._stream.ReadExactlyAsync(preface, token), "The client's preface");
+        Assert.Equal(Preface, preface);
+        await wire.SendSettingsAsync(settings);
+        Assert.Equal(Settings, (await wire.ReadFrameAsync()).Type);
         return wire;
     }
 

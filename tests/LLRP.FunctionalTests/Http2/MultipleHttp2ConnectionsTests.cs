@@ -21,10 +21,13 @@ public sealed class MultipleHttp2ConnectionsTests
 {
     private const int StreamLimit = 2;
 
-    [Fact]
-    public async Task True_CallsBeyondTheStreamLimitOpenAnotherConnection()
+    // Over HttpClient, and over raw mode's own HTTP/2 client, which opens a connection when every one is at the limit.
+    [Theory]
+    [InlineData(LlrpModes.RawPooled)]
+    [InlineData(LlrpModes.RawPooledOwnHttp2)]
+    public async Task True_CallsBeyondTheStreamLimitOpenAnotherConnection(string mode)
     {
-        await using var setup = await Setup.StartAsync(multipleConnections: true);
+        await using var setup = await Setup.StartAsync(multipleConnections: true, mode);
         List<AsyncServerStreamingCall<EchoMessage>> calls = [];
         try
         {
@@ -49,7 +52,7 @@ public sealed class MultipleHttp2ConnectionsTests
     [Fact]
     public async Task False_CallsBeyondTheStreamLimitWaitOnTheOneConnection()
     {
-        await using var setup = await Setup.StartAsync(multipleConnections: false);
+        await using var setup = await Setup.StartAsync(multipleConnections: false, LlrpModes.RawPooled);
         var first = Enumerable.Range(0, StreamLimit).Select(i => setup.Client.Hold(new EchoMessage { Text = $"first{i}" })).ToList();
         List<AsyncServerStreamingCall<EchoMessage>> waiting = [];
         try
@@ -99,7 +102,7 @@ public sealed class MultipleHttp2ConnectionsTests
         /// <summary>The cluster's one destination, whose requests in flight the proxy counts from routing to the response's end.</summary>
         public Destination Destination => _proxy.Services.GetRequiredService<Router>().Current.Clusters.Single().Destinations.Current.Single();
 
-        public static async Task<Setup> StartAsync(bool multipleConnections)
+        public static async Task<Setup> StartAsync(bool multipleConnections, string mode)
         {
             var origin = await HostedApp.StartAsync(DownstreamHost.Build(
                 ["--urls=http://127.0.0.1:0", "--Kestrel:EndpointDefaults:Protocols=Http2", $"--http2MaxStreams={StreamLimit}"]));
@@ -115,7 +118,7 @@ public sealed class MultipleHttp2ConnectionsTests
                     "--ReverseProxy:Clusters:echo:HttpRequest:Version=2",
                     "--ReverseProxy:Clusters:echo:HttpRequest:VersionPolicy=RequestVersionExact",
                     $"--ReverseProxy:Clusters:echo:HttpClient:EnableMultipleHttp2Connections={multipleConnections}",
-                    .. LlrpModes.Settings(LlrpModes.RawPooled).Select(setting => "--" + setting),
+                    .. LlrpModes.Settings(mode).Select(setting => "--" + setting),
                 ]));
                 return new Setup(origin, relay, proxy);
             }

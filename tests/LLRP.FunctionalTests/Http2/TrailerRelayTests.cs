@@ -103,6 +103,29 @@ public sealed class TrailerRelayTests
         Assert.Equal("", outcome.Body.ToString());
     }
 
+    // RFC 9113 §8.1: over raw mode's own HTTP/2 client, a request's trailers go on to the HTTP/2 origin as a field block
+    // ending the stream, without the fields RFC 9110 §6.5.1 forbids.
+    [Theory]
+    [MemberData(nameof(OwnHttp2ClientModes))]
+    public async Task RequestTrailers_ToHttp2Cluster_OverOwnClient_ReachTheOrigin_Rfc9113_8_1(string mode)
+    {
+        await using var origin = await HostedApp.StartAsync(DownstreamHost.Build(["--urls=http://127.0.0.1:0", "--Kestrel:EndpointDefaults:Protocols=Http2"]));
+        await using var proxy = await Http11ToHttp2Tests.StartProxyAsync(origin, mode);
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+
+        await wire.SendHeadersAsync(1, endStream: false, [(":method", "POST"), (":scheme", "http"), (":authority", proxy.Authority), (":path", "/trailers")]);
+        await wire.SendDataAsync(1, "body"u8.ToArray(), endStream: false);
+        await wire.SendHeadersAsync(1, endStream: true, [("x-checksum", "42"), ("set-cookie", "a=b")]);
+        var outcome = await wire.ReadStreamAsync(1);
+
+        Assert.Equal(200, outcome.Status);
+        Assert.Null(outcome.ResetError);
+        Assert.Equal("x-checksum: 42\n", outcome.Body.ToString());
+    }
+
+    /// <summary>Raw mode with its own HTTP/2 client, on every HTTP/2 server.</summary>
+    public static TheoryData<string> OwnHttp2ClientModes => new(Http2Servers.OnEvery(LlrpModes.OwnHttp2Client));
+
     // RFC 9113 §8.1: an HTTP/2 client's trailers (a HEADERS frame after the DATA, ending the stream) end the chunked body
     // sent to an HTTP/1.1 destination over raw mode's pooled connections (RFC 9112 §7.1.2), without the fields RFC 9110
     // §6.5.1 forbids; a request with te: trailers (RFC 9110 §10.1.4, as gRPC's) takes the same path and keeps its TE.

@@ -16,6 +16,9 @@ public static class LlrpModes
     public const string HttpClientWithContext = "httpclient-httpcontext";
     public const string Yarp = "yarp";
     public const string YarpSharedRoundRobin = "yarp/shared-rr4";
+    public const string RawPerClientOwnHttp2 = "raw/perClient/h2llrp";
+    public const string RawPooledOwnHttp2 = "raw/pooled/h2llrp";
+    public const string RawPooledEpollOwnHttp2 = "raw/pooled/epoll/h2llrp";
 
     /// <summary>
     /// Raw mode's strategies over <c>transport=epoll</c>, in the lists below on Linux (the transport's only platform): the
@@ -32,6 +35,12 @@ public static class LlrpModes
 
     /// <summary>The raw mode's configurations, for what only raw mode does (each use names why).</summary>
     public static readonly string[] RawOnly = [RawPerClient, RawPooled, .. RawOverEpoll];
+
+    /// <summary>
+    /// Raw mode with its own HTTP/2 client (<c>http2.client=llrp</c>), for the tests of clusters that ask HTTP/2 (the
+    /// setting changes nothing else): <see cref="Every"/> and these cover both clients.
+    /// </summary>
+    public static readonly string[] OwnHttp2Client = [RawPerClientOwnHttp2, RawPooledOwnHttp2, .. OperatingSystem.IsLinux() ? [RawPooledEpollOwnHttp2] : Array.Empty<string>()];
 
     public static TheoryData<string> All => new(Every);
 
@@ -59,10 +68,13 @@ public static class LlrpModes
         HttpClientWithContext => ["mode=httpclient-httpcontext"],
         Yarp => ["mode=yarp"],
         YarpSharedRoundRobin => ["mode=yarp", "shareClients=true", "shareClients.roundRobin=true", "shareClients.count=4"],
+        RawPerClientOwnHttp2 => [.. ModeSettings(RawPerClient), "http2.client=llrp"],
+        RawPooledOwnHttp2 => [.. ModeSettings(RawPooled), "http2.client=llrp"],
+        RawPooledEpollOwnHttp2 => [.. ModeSettings(RawPooledEpoll), "http2.client=llrp"],
         _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, "Not a configuration of LlrpModes."),
     };
 
-    public static bool IsRaw(string mode) => RawOnly.Contains(mode.Split(Http2.Http2Servers.Separator)[0]);
+    public static bool IsRaw(string mode) => mode.Split(Http2.Http2Servers.Separator)[0] is var name && (RawOnly.Contains(name) || OwnHttp2Client.Contains(name));
 
     /// <summary>
     /// Most times one request reaches one destination that closes without answering: once in raw mode; in the modes over

@@ -240,6 +240,18 @@ public sealed class ProxyOptionsReaderTests
         Assert.Contains("kestrel, llrp", e.Message, StringComparison.Ordinal);
     }
 
+    /// <summary><c>http2.client</c>: HttpClient unless told, raw mode's own with <c>llrp</c>; another name is refused naming the ones there are.</summary>
+    [Fact]
+    public void Read_Http2Client()
+    {
+        Assert.Equal(Http2ClientKind.HttpClient, ConfiguredOptions.Read().Http2Client);
+        Assert.Equal(Http2ClientKind.Llrp, ConfiguredOptions.Read(("http2.client", "LLRP")).Http2Client);
+        Assert.Equal(Http2ClientKind.HttpClient, ConfiguredOptions.Read(("http2.client", "httpclient")).Http2Client);
+        var e = Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read(("http2.client", "nghttp2")));
+        Assert.Equal("http2.client", e.Key);
+        Assert.Contains("httpclient, llrp", e.Message, StringComparison.Ordinal);
+    }
+
     /// <summary>A request's protocols are one bit each in a 64-bit mask: the list holds at most 64 names.</summary>
     [Fact]
     public void Read_UpgradeProtocolsOver64_Throws()

@@ -8,13 +8,6 @@ namespace LLRP.Http2.Server;
 /// <summary>The frames that are not a request's head: DATA, SETTINGS, PING, GOAWAY, WINDOW_UPDATE, RST_STREAM, PRIORITY (RFC 9113 §6).</summary>
 internal sealed partial class Http2Connection
 {
-    private const ushort SettingsHeaderTableSize = 0x1;
-    private const ushort SettingsEnablePush = 0x2;
-    private const ushort SettingsMaxConcurrentStreams = 0x3;
-    private const ushort SettingsInitialWindowSize = 0x4;
-    private const ushort SettingsMaxFrameSize = 0x5;
-    private const ushort SettingsMaxHeaderListSize = 0x6;
-
     private long _receiveWindow;
     private int _unannouncedReceived;
     private int _peerInitialWindow = Http2Settings.MinWindowSize;
@@ -32,12 +25,12 @@ internal sealed partial class Http2Connection
         {
             FrameWriter.WriteSettings(_output.Writer,
             [
-                (SettingsHeaderTableSize, (uint)ServerLimits.HeaderTableSize),
-                (SettingsEnablePush, 0u),
-                (SettingsMaxConcurrentStreams, (uint)Limits.MaxConcurrentStreams),
-                (SettingsInitialWindowSize, (uint)Limits.InitialStreamWindowSize),
-                (SettingsMaxFrameSize, (uint)Limits.MaxFrameSize),
-                (SettingsMaxHeaderListSize, (uint)Limits.MaxHeaderListSize),
+                (SettingIds.HeaderTableSize, (uint)ServerLimits.HeaderTableSize),
+                (SettingIds.EnablePush, 0u),
+                (SettingIds.MaxConcurrentStreams, (uint)Limits.MaxConcurrentStreams),
+                (SettingIds.InitialWindowSize, (uint)Limits.InitialStreamWindowSize),
+                (SettingIds.MaxFrameSize, (uint)Limits.MaxFrameSize),
+                (SettingIds.MaxHeaderListSize, (uint)Limits.MaxHeaderListSize),
             ]);
             if (Limits.InitialConnectionWindowSize > Http2Settings.MinWindowSize)
             {
@@ -104,7 +97,7 @@ internal sealed partial class Http2Connection
             throw Error(Http2ErrorCode.ProtocolError, "DATA on stream 0 (RFC 9113 §6.1)");
         }
 
-        var data = Unpadded(header, payload, 0);
+        var data = FramePadding.Remove(header, payload, 0);
         var endStream = (header.Flags & Http2FrameFlags.EndStream) != 0;
         CountEmptyFrame(header.Length == 0 && !endStream);
         lock (_output.Sync)
@@ -238,11 +231,11 @@ internal sealed partial class Http2Connection
     {
         switch (id)
         {
-            case SettingsEnablePush when value > 1:
+            case SettingIds.EnablePush when value > 1:
                 throw Error(Http2ErrorCode.ProtocolError, "SETTINGS_ENABLE_PUSH other than 0 or 1 (RFC 9113 §6.5.2)");
-            case SettingsInitialWindowSize when value > int.MaxValue:
+            case SettingIds.InitialWindowSize when value > int.MaxValue:
                 throw Error(Http2ErrorCode.FlowControlError, "SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1 (RFC 9113 §6.5.2)");
-            case SettingsInitialWindowSize:
+            case SettingIds.InitialWindowSize:
                 var delta = (long)value - _peerInitialWindow;
                 _peerInitialWindow = (int)value;
                 foreach (var stream in _streams.Values)
@@ -254,9 +247,9 @@ internal sealed partial class Http2Connection
                 }
 
                 break;
-            case SettingsMaxFrameSize when value is < Http2Settings.MinFrameSize or > Http2Settings.MaxFrameSizeLimit:
+            case SettingIds.MaxFrameSize when value is < Http2Settings.MinFrameSize or > Http2Settings.MaxFrameSizeLimit:
                 throw Error(Http2ErrorCode.ProtocolError, "SETTINGS_MAX_FRAME_SIZE out of range (RFC 9113 §6.5.2)");
-            case SettingsMaxFrameSize:
+            case SettingIds.MaxFrameSize:
                 PeerMaxFrameSize = (int)value;
                 break;
         }
@@ -394,28 +387,6 @@ internal sealed partial class Http2Connection
 
             _recentlyReset.Add(id);
         }
-    }
-
-    /// <summary>The payload without its padding (RFC 9113 §6.1, §6.2) and the <paramref name="skip"/> bytes after the pad length.</summary>
-    private static ReadOnlySequence<byte> Unpadded(FrameHeader header, in ReadOnlySequence<byte> payload, int skip)
-    {
-        if ((header.Flags & Http2FrameFlags.Padded) == 0)
-        {
-            return payload.Length < skip ? throw Error(Http2ErrorCode.FrameSizeError, $"{header.Type} too short for its fields") : payload.Slice(skip);
-        }
-
-        if (payload.IsEmpty)
-        {
-            throw Error(Http2ErrorCode.FrameSizeError, $"{header.Type} too short for its pad length (RFC 9113 §6.1)");
-        }
-
-        var padding = payload.FirstSpan[0];
-        if (1 + skip + padding > payload.Length)
-        {
-            throw Error(Http2ErrorCode.ProtocolError, $"{header.Type} padding as long as its payload (RFC 9113 §6.1)");
-        }
-
-        return payload.Slice(1 + skip, payload.Length - 1 - skip - padding);
     }
 
     /// <summary>Empty DATA or CONTINUATION without their END flag cost the server work and carry nothing: past a few in a row, a flood.</summary>

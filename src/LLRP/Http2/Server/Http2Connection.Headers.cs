@@ -31,7 +31,7 @@ internal sealed partial class Http2Connection
         }
 
         var prioritized = (header.Flags & Http2FrameFlags.Priority) != 0;
-        var fragment = Unpadded(header, payload, prioritized ? 5 : 0);
+        var fragment = FramePadding.Remove(header, payload, prioritized ? 5 : 0);
         _headerSelfDependent = prioritized && DependsOnItself(id, payload.Slice((header.Flags & Http2FrameFlags.Padded) != 0 ? 1 : 0));
         _headerEndStream = (header.Flags & Http2FrameFlags.EndStream) != 0;
         lock (_output.Sync)

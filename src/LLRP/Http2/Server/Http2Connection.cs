@@ -15,17 +15,17 @@ namespace LLRP.Http2.Server;
 /// until its first wait, as the HTTP/1.1 front end forwards a read's requests (no thread is woken, and its state machines
 /// suspend and resume on one thread, the socket's with inline scheduling, so their pooled boxes are reused); a stream
 /// whose body is still coming goes to the thread pool, by which time more of its body has mostly come, to leave with its
-/// head. Every frame leaves through the one <see cref="FrameOutput"/>, flushed once per batch. The idle and header
+/// head. Every frame leaves through the one <see cref="FrameOutput{TStream}"/>, flushed once per batch. The idle and header
 /// deadlines and shutdown come from <see cref="ClientConnectionTracker"/>.
 /// </summary>
 internal sealed partial class Http2Connection : ITrackedConnection
 {
-    private static ReadOnlySpan<byte> Preface => "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"u8;
+    private static ReadOnlySpan<byte> Preface => ConnectionPreface.Bytes;
 
     private readonly ConnectionContext _connection;
     private readonly ClientConnectionTracker _tracker;
     private readonly PipeReader _input;
-    private readonly FrameOutput _output;
+    private readonly FrameOutput<Http2Stream> _output;
     private readonly HpackDecoder _decoder;
     private readonly Dictionary<int, Http2Stream> _streams = [];
     private readonly Stack<Http2Stream> _pool = new();
@@ -47,7 +47,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
         Limits = limits;
         IsTls = tls;
         _input = connection.Transport.Input;
-        _output = new FrameOutput(connection.Transport.Output);
+        _output = new FrameOutput<Http2Stream>(connection.Transport.Output);
         _decoder = new HpackDecoder(ServerLimits.HeaderTableSize, limits.MaxHeaderListSize);
         _receiveWindow = limits.InitialConnectionWindowSize;
         _resetCredit = limits.MaxResetCredit;

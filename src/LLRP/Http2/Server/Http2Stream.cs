@@ -20,7 +20,7 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem
         pauseWriterThreshold: 0, readerScheduler: PipeScheduler.ThreadPool, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);
 
     private readonly Http2Connection _connection;
-    private readonly FrameOutput _output;
+    private readonly FrameOutput<Http2Stream> _output;
     private readonly DefaultHttpContext _context;
     private FeatureCollection _features;
     private int _featuresRevision;
@@ -28,7 +28,7 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem
     private bool _abortQueued;
     private bool _endStreamOnHead;
 
-    public Http2Stream(Http2Connection connection, FrameOutput output)
+    public Http2Stream(Http2Connection connection, FrameOutput<Http2Stream> output)
     {
         _connection = connection;
         _output = output;

@@ -7,7 +7,7 @@ using Microsoft.Extensions.Primitives;
 namespace LLRP.Upstream.HttpClient;
 
 /// <summary>
-/// A response head held as strings (by HttpClient, or by an <c>HttpResponse</c>) written out as HTTP/1.1 bytes and parsed
+/// A response head held as strings (by HttpClient, or by an <c>HttpResponse</c>) or decoded from an HTTP/2 field block, written out as HTTP/1.1 bytes and parsed
 /// back by <see cref="ResponseHeadParser"/>, so every mode validates and re-emits responses with the same rules:
 /// ambiguous framing is refused, hop-by-hop fields and the fields <c>Connection</c> names are dropped. One per client connection.
 /// </summary>
@@ -49,6 +49,17 @@ internal sealed class RenderedResponseHead
     }
 
     private void Add(string name, string? value) => FieldLine.Append(_bytes, name, value);
+
+    /// <summary>Adds one field line from bytes (an HTTP/2 field block, decoded and checked by RFC 9113 §8.2's rules).</summary>
+    public void Add(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
+    {
+        var writer = new BufferWriter<ArrayBufferWriter<byte>>(_bytes, name.Length + value.Length + 4);
+        writer.Write(name);
+        writer.Write(": "u8);
+        writer.Write(value);
+        writer.Write("\r\n"u8);
+        writer.Commit();
+    }
 
     /// <summary>Ends the head and parses it into <see cref="Head"/>; throws <see cref="HttpMessageException"/> for what raw mode would refuse.</summary>
     public ResponseHead Parse(int maxHeadSize)

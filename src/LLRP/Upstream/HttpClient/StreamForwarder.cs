@@ -9,6 +9,7 @@ using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Http1.Transforms;
 using LLRP.Tasks;
+using LLRP.Upstream.Http2Client;
 using LLRP.Upstream.Sockets;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
@@ -31,6 +32,8 @@ namespace LLRP.Upstream.HttpClient;
 /// A request to a destination sending the PROXY protocol goes over that exchange in raw mode with either strategy, on a
 /// connection of its own that starts with the header of the stream's client (HttpClient's shared connections can carry
 /// no one client's header).
+/// In raw mode with <c>http2.client</c> <c>llrp</c>, a request for a destination its cluster asks HTTP/2 of by prior
+/// knowledge goes over raw mode's own HTTP/2 client instead (<see cref="Http2StreamExchange"/>), by the same steps.
 /// Failures are returned: before the response started the front end answers them, after it the stream is reset.
 /// Reused stream after stream (<see cref="Begin"/> … <see cref="End"/>), so its caches (field strings, target URI,
 /// method) and buffers serve the next stream as a connection's forwarder serves its next request.
@@ -38,7 +41,8 @@ namespace LLRP.Upstream.HttpClient;
 /// <param name="invoker">The HttpClient end every HTTP/2 client shares.</param>
 /// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
 /// <param name="pooled">Raw mode's exchange over its pooled HTTP/1.1 connections; null in the other modes.</param>
-internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxResponseHeadSize, PooledStreamExchange? pooled = null)
+/// <param name="http2">Raw mode's exchange over its own HTTP/2 connections; null unless <c>http2.client</c> is <c>llrp</c>.</param>
+internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxResponseHeadSize, PooledStreamExchange? pooled = null, Http2StreamExchange? http2 = null)
     : IRequestForwarder, IRoutedResponse
 {
     private const int ResponseBufferSize = 16 * 1024;
@@ -58,6 +62,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     private bool _isHead;
     private long _destinationChosen;
     private RequestHead? _pooledHead;
+    private IStreamExchange? _exchange;
+    private bool _ownHttp2;
     private Action<long>? _counted;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
@@ -115,6 +121,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _responseHeadersTimeout = cluster.ResponseHeadersTimeout;
         _version = (cluster.HttpVersion, cluster.VersionPolicy);
         _asksHttp2 = cluster.AsksHttp2;
+        _ownHttp2 = http2 is not null && Http2StreamExchange.Takes(cluster, destination);
         _uris.Retarget(destination);
         return ValueTask.FromResult(ForwarderError.None);
     }
@@ -126,8 +133,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         var context = Context;
         _isHead = head.IsHeadMethod;
         // A cluster sending the PROXY protocol is at HTTP/1.x (ProxyOptionsReader refuses it when it asks HTTP/2).
-        _pooledHead = pooled is not null
-            && (_destination!.ProxyProtocol != ProxyProtocolVersion.None || (pooled.SharesConnections && !_asksHttp2)) ? head : null;
+        _exchange = pooled is not null && (_destination!.ProxyProtocol != ProxyProtocolVersion.None || (pooled.SharesConnections && !_asksHttp2)) ? pooled
+            : _ownHttp2 ? http2 : null;
+        _pooledHead = _exchange is null ? null : head;
         if (_pooledHead is not null)
         {
             return;
@@ -152,7 +160,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     }
 
     public ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
-        => _pooledHead is { } head ? ForwardPooledAsync(pooled!, head) : ForwardOverHttpClientAsync();
+        => _pooledHead is { } head ? ForwardPooledAsync(_exchange!, head) : ForwardOverHttpClientAsync();
 
     private async ValueTask<ForwardResult> ForwardOverHttpClientAsync()
     {
@@ -224,12 +232,12 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     }
 
     /// <summary>
-    /// Sends the request over raw mode's pooled HTTP/1.1 connections (<see cref="PooledStreamExchange"/>), the
+    /// Sends the request over raw mode's own client (<see cref="PooledStreamExchange"/>, <see cref="Http2StreamExchange"/>), the
     /// cluster's response headers timeout running until the head is in and the client's reset cancelling it at any time,
     /// then relays the response; the exchange is ended (its connection returned or closed) on every way out.
     /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    private async ValueTask<ForwardResult> ForwardPooledAsync(PooledStreamExchange exchange, RequestHead head)
+    private async ValueTask<ForwardResult> ForwardPooledAsync(IStreamExchange exchange, RequestHead head)
     {
         var context = Context;
         var clientAborted = context.RequestAborted;

@@ -31,7 +31,7 @@ namespace LLRP.Upstream.Sockets;
 /// <param name="upstream">The pooled session connections are rented from and returned to.</param>
 /// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
 /// <param name="chunkLimits">The chunk line and trailer limits of a chunked response.</param>
-internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResponseHeadSize, BodyLimits chunkLimits)
+internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResponseHeadSize, BodyLimits chunkLimits) : IStreamExchange
 {
     /// <summary>
     /// Whether HTTP/2 streams to HTTP/1.1 clusters take this exchange: in raw mode with pooled connections (a stream has

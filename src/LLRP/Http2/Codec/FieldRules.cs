@@ -1,8 +1,8 @@
 using LLRP.Http1;
 
-namespace LLRP.Http2.Server;
+namespace LLRP.Http2.Codec;
 
-/// <summary>The rules of RFC 9113 §8.2 on one request field, over its bytes.</summary>
+/// <summary>The rules of RFC 9113 §8.2 on one field, over its bytes: a request's at the server end, a response's at the client end.</summary>
 internal static class FieldRules
 {
     /// <summary>§8.2.1: a field name is lowercase, with no character outside a token (RFC 9110 §5.1) and no whitespace.</summary>

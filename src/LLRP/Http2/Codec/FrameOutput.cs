@@ -2,16 +2,18 @@ using System.Buffers;
 using System.IO.Pipelines;
 using LLRP.Configuration;
 
-namespace LLRP.Http2.Server;
+namespace LLRP.Http2.Codec;
 
 /// <summary>
 /// The one output of an HTTP/2 connection: every stream and the read loop write whole frames into the connection's
 /// <see cref="PipeWriter"/> under <see cref="Sync"/>, and ask for a flush; the flush is queued once and taken by the
 /// thread pool after the writers of that moment are done, so the frames of many streams leave in one send. While the
 /// transport pushes back (its flush is pending), <see cref="Drained"/> is what a stream's own flush waits for. The
-/// connection's send window (RFC 9113 §6.9.1) lives here, guarded by the same lock as the bytes it limits.
+/// connection's send window (RFC 9113 §6.9.1) lives here, guarded by the same lock as the bytes it limits. The same
+/// for both ends of HTTP/2: LLRP's server towards its clients, LLRP's client towards its destinations.
 /// </summary>
-internal sealed class FrameOutput(PipeWriter output) : IThreadPoolWorkItem
+/// <typeparam name="TStream">The stream type that waits for the connection send window.</typeparam>
+internal sealed class FrameOutput<TStream>(PipeWriter output) : IThreadPoolWorkItem
 {
     /// <summary>Guards the writer, the send windows, and every stream's state the read loop and the stream's own task share.</summary>
     public Lock Sync { get; } = new();
@@ -28,7 +30,7 @@ internal sealed class FrameOutput(PipeWriter output) : IThreadPoolWorkItem
     public long SendWindow { get; set; } = Http2Settings.MinWindowSize;
 
     /// <summary>The streams waiting for the connection send window to open. Under <see cref="Sync"/>.</summary>
-    public List<Http2Stream> WindowWaiters { get; } = [];
+    public List<TStream> WindowWaiters { get; } = [];
 
     /// <summary>No frame is written any more: the connection failed or is closing. Under <see cref="Sync"/>.</summary>
     public bool IsClosed { get; private set; }

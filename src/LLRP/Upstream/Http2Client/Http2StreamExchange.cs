@@ -1,0 +1,256 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Net;
+using System.Text;
+using LLRP.Configuration;
+using LLRP.Configuration.Routes;
+using LLRP.Diagnostics;
+using LLRP.Http1;
+using LLRP.Http2.Codec;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
+
+namespace LLRP.Upstream.Http2Client;
+
+/// <summary>
+/// Raw mode's exchange for an HTTP/2 request stream bound for a destination that speaks HTTP/2 (h2c by prior
+/// knowledge): on a stream of a shared <see cref="Http2ClientConnection"/>, the head goes as a field block of the
+/// <see cref="RequestRewriter"/>'s fields (<see cref="RequestFieldBlock"/>), the body as DATA as it arrives (its
+/// trailers ending it), and the response head, checked by RFC 9113 §8's rules while decoded, is validated by raw mode's
+/// rules (<see cref="HttpClient.RenderedResponseHead"/>) within the response headers timeout. A stream the destination
+/// did not process (REFUSED_STREAM, or above a GOAWAY's last stream id, §8.7) is sent once more when it had no body.
+/// The body is then given to the client as DATA arrives, what was read going back to the destination as
+/// WINDOW_UPDATE, and the trailers as <see cref="TrailerFields"/> allow. Used by one request stream at a time.
+/// </summary>
+/// <param name="pool">The HTTP/2 connections, shared by every stream.</param>
+/// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
+internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseHeadSize) : IStreamExchange
+{
+    private readonly Http2ClientStream _stream = new();
+    private readonly ArrayBufferWriter<byte> _block = new(1024);
+    private readonly ArrayBufferWriter<byte> _target = new(256);
+    private Http2ClientConnection? _connection;
+    private Task? _pump;
+    private PipeReader? _body;
+    private ResponseHead? _response;
+
+    /// <summary>
+    /// Whether a cluster's streams go over this client rather than HttpClient: HTTP/2 asked by prior knowledge (version 2,
+    /// not <c>RequestVersionOrLower</c>, as HttpClient decides) of an <c>http</c> destination, connections added as streams
+    /// fill them, and no PROXY protocol header (which speaks for one client connection).
+    /// </summary>
+    public static bool Takes(ClusterOptions cluster, DestinationEndpoint destination)
+        => cluster.HttpVersion.Major == 2 && cluster.VersionPolicy != HttpVersionPolicy.RequestVersionOrLower && cluster.EnableMultipleHttp2Connections
+           && !destination.IsTls && destination.ProxyProtocol == ProxyProtocolVersion.None;
+
+    public ResponseHead Response => _response ?? throw new InvalidOperationException($"{nameof(SendAsync)} comes first.");
+
+    public async ValueTask<ForwarderError> SendAsync(
+        DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, IHttpRequestTrailersFeature? bodyTrailers,
+        EndPoint? client, EndPoint? local, CancellationToken timeout)
+    {
+        var resent = false;
+        while (true)
+        {
+            var (connection, error) = await pool.AcquireAsync(destination);
+            if (connection is null)
+            {
+                return error;
+            }
+
+            _stream.Begin();
+            _block.ResetWrittenCount();
+            var fields = new RequestFieldBlock(_block);
+            fields.Begin(head.Method, destination.IsTls, rewriter.RenderTarget(head, _target));
+            rewriter.WriteFields(head, ref fields);
+            if (head.Framing == BodyFraming.ContentLength)
+            {
+                fields.ContentLength(head.ContentLength);
+            }
+
+            if (!connection.Open(_stream, _block.WrittenSpan, endStream: body is null))
+            {
+                // Told to go away between the slot and the HEADERS: nothing was sent.
+                continue;
+            }
+
+            (_connection, _body) = (connection, body);
+            _pump = body is null ? null : PumpAsync(connection, body, bodyTrailers);
+            ForwarderError arrived;
+            try
+            {
+                arrived = await _stream.HeadArrived.WaitAsync(timeout);
+            }
+            catch (OperationCanceledException)
+            {
+                return ForwarderError.ResponseTimeout;
+            }
+
+            if (arrived == ForwarderError.None)
+            {
+                try
+                {
+                    _response = _stream.Head.Parse(maxResponseHeadSize);
+                    return ForwarderError.None;
+                }
+                catch (HttpMessageException)
+                {
+                    return ForwarderError.InvalidResponse;
+                }
+            }
+
+            if (!_stream.Unprocessed || body is not null || resent)
+            {
+                return arrived;
+            }
+
+            resent = true;
+            await EndAsync(completed: false);
+        }
+    }
+
+    public async ValueTask<ForwarderError> CopyBodyAsync(PipeWriter output, IHeaderDictionary? trailers, bool hasBody, Action<long> written, CancellationToken clientAborted)
+    {
+        var connection = _connection!;
+        var reader = _stream.Body;
+        while (true)
+        {
+            ReadResult result;
+            try
+            {
+                var read = reader.ReadAsync(clientAborted);
+                if (!read.IsCompleted && (await output.FlushAsync(clientAborted)).IsCanceled)
+                {
+                    return ForwarderError.ClientAborted;
+                }
+
+                result = await read;
+            }
+            catch (Exception e) when (e is OperationCanceledException or IOException)
+            {
+                return clientAborted.IsCancellationRequested ? ForwarderError.ClientAborted : ForwarderError.ResponseBodyFailed;
+            }
+
+            var buffer = result.Buffer;
+            var length = (int)buffer.Length;
+            if (hasBody)
+            {
+                // A bodiless response's DATA (RFC 9110 §9.3.2, §15.3.5, §15.4.5) is read and dropped.
+                foreach (var segment in buffer)
+                {
+                    output.Write(segment.Span);
+                }
+
+                written(length);
+            }
+
+            // The buffer's segments go back to the pipe with AdvanceTo: its length is taken before.
+            reader.AdvanceTo(buffer.End);
+            if (length > 0)
+            {
+                connection.Consumed(_stream, length);
+            }
+
+            if (result.IsCompleted)
+            {
+                break;
+            }
+        }
+
+        if (trailers is not null)
+        {
+            foreach (var (name, value) in _stream.Trailers)
+            {
+                if (TrailerFields.MayRelay(name, value))
+                {
+                    trailers.Append(name, value);
+                }
+            }
+        }
+
+        return ForwarderError.None;
+    }
+
+    public async ValueTask EndAsync(bool completed)
+    {
+        _connection?.Release(_stream);
+        if (_pump is { } pump)
+        {
+            if (!pump.IsCompleted)
+            {
+                _body!.CancelPendingRead();
+            }
+
+            await pump;
+        }
+
+        _stream.End();
+        (_connection, _pump, _body, _response) = (null, null, null, null);
+    }
+
+    /// <summary>
+    /// Streams the request body as DATA within the send windows, then its trailers as a field block ending the stream
+    /// (RFC 9113 §8.1), else an empty DATA frame with END_STREAM. Stops when the stream ends, the client's body fails
+    /// (the exchange resets the stream then) or the exchange ends.
+    /// </summary>
+    private async Task PumpAsync(Http2ClientConnection connection, PipeReader body, IHttpRequestTrailersFeature? bodyTrailers)
+    {
+        try
+        {
+            while (true)
+            {
+                var result = await body.ReadAsync();
+                if (result.IsCanceled)
+                {
+                    return;
+                }
+
+                var buffer = result.Buffer;
+                var end = result.IsCompleted;
+                var trailers = end && bodyTrailers is { Available: true, Trailers.Count: > 0 } ? bodyTrailers.Trailers : null;
+                var sent = await connection.SendDataAsync(_stream, buffer, endStream: end && trailers is null);
+                body.AdvanceTo(buffer.End);
+                if (!sent)
+                {
+                    return;
+                }
+
+                if (!end)
+                {
+                    continue;
+                }
+
+                if (trailers is not null)
+                {
+                    connection.SendTrailers(_stream, EncodeTrailers(trailers));
+                }
+
+                return;
+            }
+        }
+        catch (Exception e) when (e is IOException or ConnectionAbortedException or ConnectionResetException or OperationCanceledException or InvalidOperationException
+                                      or BadHttpRequestException)
+        {
+            // The client's body failed: the stream is reset when the exchange ends.
+        }
+    }
+
+    /// <summary>The request's trailers as a field block (RFC 9113 §8.1), those <see cref="TrailerFields"/> allow, names lowercased.</summary>
+    private ReadOnlySpan<byte> EncodeTrailers(IHeaderDictionary trailers)
+    {
+        _block.ResetWrittenCount();
+        foreach (var (name, values) in trailers)
+        {
+            foreach (var value in values)
+            {
+                if (TrailerFields.MayRelay(name, value))
+                {
+                    HpackEncoder.EncodeField(_block, Encoding.Latin1.GetBytes(name), Encoding.Latin1.GetBytes(value ?? string.Empty));
+                }
+            }
+        }
+
+        return _block.WrittenSpan;
+    }
+}
