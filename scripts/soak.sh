@@ -4,7 +4,7 @@
 # 1. Publishes LLRP and the bundled origin in Release into $SOAK_PUBLISH (default artifacts/publish), or reuses
 #    what is there (SOAK_REBUILD=1 publishes anyway). Installs wrk and curl with apt-get when missing.
 # 2. Starts the origin and the proxy (raw mode; $SOAK_PROXY_ARGS, default --upstreamConnections=pooled) on free
-#    loopback ports, and warms up for $SOAK_WARMUP_S seconds (default 15).
+#    loopback ports, and warms up for $SOAK_WARMUP_S seconds (default 15) with every load of the run.
 # 3. For duration_s runs two wrk loads at once: GET /?s=1024 (32 connections) and a 1 KiB POST to /sink
 #    (16 connections), and samples the proxy's VmRSS (/proc/<pid>/status) and handle count (entries of
 #    /proc/<pid>/fd) every 5 s into results/soak-<UTC timestamp>/rss.csv, beside the wrk reports and the two
@@ -77,7 +77,17 @@ wait_for "http://127.0.0.1:$proxy_port/?s=1"
 
 base="http://127.0.0.1:$proxy_port"
 echo "soak.sh: warming up for ${warmup}s (proxy pid $proxy_pid, port $proxy_port; origin port $origin_port)" >&2
-wrk -t1 -c32 -d"${warmup}s" "$base/?s=1024" >"$results/warmup.txt"
+# Every load of the run warms up, so the pools and the heap reach the working size of all of them before the first sample.
+wrk -t1 -c32 -d"${warmup}s" "$base/?s=1024" >"$results/warmup.txt" &
+warm_pids=($!)
+wrk -t1 -c16 -d"${warmup}s" -s scripts/wrk/post.lua "$base/sink" -- 1024 >"$results/warmup-post.txt" 2>&1 &
+warm_pids+=($!)
+if [[ $http2 == 1 ]]; then
+  h2load -c16 -m10 -D "$warmup" "$base/?s=1024" >"$results/warmup-h2load.txt" 2>&1 &
+  warm_pids+=($!)
+fi
+started_pids+=("${warm_pids[@]}")
+wait "${warm_pids[@]}"
 
 echo "seconds,rss_kib,fds" >"$results/rss.csv"
 echo "soak.sh: running for ${duration}s, results in $results" >&2
