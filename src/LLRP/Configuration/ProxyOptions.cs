@@ -241,10 +241,10 @@ public sealed record ProxyOptions
     public int AccessLogBufferSize { get; init; } = 1024 * 1024;
 
     /// <summary>
-    /// Key <c>http2.server</c>: which HTTP/2 server decodes the proxy listeners' HTTP/2 connections: Kestrel's (the
-    /// default) or LLRP's own (<see cref="Http2ServerKind.Llrp"/>); both hand their request streams to the same front end.
+    /// Key <c>http2.server</c>: which HTTP/2 server decodes the proxy listeners' HTTP/2 connections: LLRP's own (the
+    /// default) or Kestrel's (<see cref="Http2ServerKind.Kestrel"/>); both hand their request streams to the same front end.
     /// </summary>
-    public Http2ServerKind Http2Server { get; init; } = Http2ServerKind.Kestrel;
+    public Http2ServerKind Http2Server { get; init; } = Http2ServerKind.Llrp;
 
     /// <summary>
     /// Key <c>http2.client</c>: which client carries HTTP/2 streams to destinations their cluster asks HTTP/2 of by prior

@@ -20,7 +20,7 @@ namespace LLRP.Hosting;
 /// connection handler. An <c>https</c> address first runs Kestrel's TLS middleware with the certificate of
 /// <c>tls.certificatePath</c>, offering <c>h2</c> and <c>http/1.1</c> by ALPN, so the handler reads decrypted bytes; plain HTTP
 /// sent to it is answered 400 (<see cref="PlainHttpOnTlsPort"/>). HTTP/2 connections (ALPN <c>h2</c>, or the preface in
-/// clear text) go to Kestrel's HTTP/2 server and the HTTP/2 front end instead (<see cref="ProtocolSelection"/>). With
+/// clear text) go to the HTTP/2 server (LLRP's own, or Kestrel's) and the HTTP/2 front end instead (<see cref="ProtocolSelection"/>). With
 /// <c>proxyProtocol.accept</c>, every connection first has its PROXY protocol header read (<see cref="ProxyHeaderAcceptance"/>).
 /// </summary>
 internal static class ProxyEndpoints

@@ -4,8 +4,8 @@ namespace LLRP.Http2;
 
 /// <summary>
 /// RFC 9113 §8.2.2: an HTTP/2 request carrying a connection-specific field is malformed, and the proxy must not forward
-/// it (§8.1.1). Kestrel's HTTP/2 server refuses <c>connection</c> and a <c>te</c> other than <c>trailers</c> itself (a
-/// connection error); these are the rest, which it passes on, refused here as a stream error.
+/// it (§8.1.1). LLRP's own HTTP/2 server refuses them all itself; Kestrel's refuses <c>connection</c> and a <c>te</c> other
+/// than <c>trailers</c> (a connection error); these are the rest, which it passes on, refused here as a stream error.
 /// </summary>
 internal static class ConnectionSpecificFields
 {

@@ -19,7 +19,7 @@ using Microsoft.AspNetCore.Http.Features;
 namespace LLRP.Http2;
 
 /// <summary>
-/// The HTTP/2 front end: each request stream Kestrel's HTTP/2 server decodes on a proxy listener (handed over by
+/// The HTTP/2 front end: each request stream the HTTP/2 server (LLRP's own or Kestrel's) decodes on a proxy listener (handed over by
 /// <see cref="ProtocolSelection"/>) goes through the same steps as an HTTP/1.1 request, with the same code:
 /// 1. its head is rendered as HTTP/1.1 and parsed with the HTTP/1.1 front end's parser and limits
 ///    (<see cref="RenderedRequestHead"/>); a refused head is answered with its status;

@@ -10,7 +10,8 @@ namespace LLRP.Http2;
 /// <summary>
 /// Connection middleware of a proxy listener, last before Kestrel's own HTTP server: a connection that speaks HTTP/2 —
 /// ALPN <c>h2</c> over TLS, or, in clear text, one that opens with the connection preface (h2c with prior knowledge,
-/// RFC 9113 §3.3) — goes on to Kestrel's HTTP/2 server, whose requests reach <see cref="Http2FrontEnd"/>; every other
+/// RFC 9113 §3.3) — goes on to the HTTP/2 server (LLRP's own, or Kestrel's with <c>http2.server=kestrel</c>), whose
+/// requests reach <see cref="Http2FrontEnd"/>; every other
 /// connection is the HTTP/1.1 front end's, on its own parser, as before. Peeking consumes nothing; an HTTP/1.1 request
 /// is told apart at its first bytes (at the first, unless its method starts with <c>P</c>). Both count against
 /// <c>limits.maxClientConnections</c>.

@@ -8,7 +8,7 @@ using Microsoft.Extensions.Primitives;
 namespace LLRP.Http2;
 
 /// <summary>
-/// The head of a request Kestrel's HTTP/2 server decoded (as strings) written out as HTTP/1.1 bytes and parsed back by
+/// The head of a request the HTTP/2 server decoded (as strings) written out as HTTP/1.1 bytes and parsed back by
 /// <see cref="RequestHeadParser"/>, so HTTP/2 requests are routed, limited and rewritten by the same rules and code as
 /// HTTP/1.1 ones: <c>:method</c> and <c>:path</c> (as received) make the request line, <c>:authority</c> the
 /// <c>Host</c> (Kestrel puts it there), then every field in order. A body the client may still send without a

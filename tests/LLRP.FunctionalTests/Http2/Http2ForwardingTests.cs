@@ -64,7 +64,7 @@ public sealed class Http2ForwardingTests : IDisposable
         Assert.Equal(SslApplicationProtocol.Http11, await NegotiateAsync(proxied.Proxy.Port, SslApplicationProtocol.Http11));
     }
 
-    // Both front ends on one port at once: HTTP/1.1 on LLRP's own session, HTTP/2 on Kestrel's server.
+    // Both front ends on one port at once: HTTP/1.1 on LLRP's own session, HTTP/2 on each HTTP/2 server.
     [Theory]
     [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task Http11AndHttp2Clients_OnOnePortAtOnce(string mode)

@@ -51,10 +51,10 @@ public sealed class Http2FramingTests
     // RFC 9113 §8.3.1: Kestrel resolves a Host that disagrees with :authority by taking :authority; the request is routed
     // and forwarded with that one authority, and the disagreeing Host never reaches the origin.
     [Fact]
-    public async Task AuthorityAndDisagreeingHost_AuthorityAloneForwarded()
+    public async Task KestrelServer_AuthorityAndDisagreeingHost_AuthorityAloneForwarded()
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, LlrpModes.RawPooled);
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, Http2Servers.Mode(Http2Servers.Kestrel, LlrpModes.RawPooled));
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
 
         await wire.SendHeadersAsync(1, endStream: true, Get("/", "a.test", ("host", "b.test")));

@@ -31,12 +31,9 @@ public static class Http2Servers
 
     /// <summary>
     /// Configuration <paramref name="mode"/> of <see cref="LlrpModes"/> on HTTP/2 server <paramref name="server"/>, as a
-    /// mode name <see cref="LlrpModes.Settings"/> reads: Kestrel's keeps the bare name, another adds <c>@server</c>.
+    /// mode name <see cref="LlrpModes.Settings"/> reads: <c>mode@server</c>, the server named even when it is the default.
     /// </summary>
-    public static string Mode(string server, string mode) => server == Kestrel ? mode : $"{mode}{Separator}{server}";
-
-    /// <summary>The server of a mode name made by <see cref="Mode"/>.</summary>
-    public static string ServerOf(string mode) => mode.IndexOf(Separator) is var at and >= 0 ? mode[(at + 1)..] : Kestrel;
+    public static string Mode(string server, string mode) => $"{mode}{Separator}{server}";
 
     /// <summary>Every server of <see cref="All"/> crossed with every value of <paramref name="values"/>.</summary>
     public static TheoryData<string, T> Cross<T>(params T[] values)
@@ -53,8 +50,8 @@ public static class Http2Servers
         return data;
     }
 
-    /// <summary>The proxy settings (<c>key=value</c>) that select server <paramref name="server"/>: none for Kestrel's, the default.</summary>
-    public static string[] Settings(string server) => server == Kestrel ? [] : [$"http2.server={server}"];
+    /// <summary>The proxy settings (<c>key=value</c>) that select server <paramref name="server"/>, named even when it is the default.</summary>
+    public static string[] Settings(string server) => [$"http2.server={server}"];
 
     /// <summary>Starts the proxy, in its default mode, with HTTP/2 server <paramref name="server"/> in front of <paramref name="downstream"/>; each setting is a <c>key=value</c> pair.</summary>
     public static Task<HostedApp> StartProxyAsync(string server, string downstream, params string[] settings) =>

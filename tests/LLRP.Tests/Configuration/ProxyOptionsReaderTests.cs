@@ -228,13 +228,13 @@ public sealed class ProxyOptionsReaderTests
         Assert.Contains("sockets, epoll", Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read(("transport", "iouring"))).Message, StringComparison.Ordinal);
     }
 
-    /// <summary><c>http2.server</c>: Kestrel's unless told, LLRP's own in any case; another name is refused naming the ones there are.</summary>
+    /// <summary><c>http2.server</c>: LLRP's own unless told, Kestrel's in any case; another name is refused naming the ones there are.</summary>
     [Fact]
     public void Read_Http2Server()
     {
-        Assert.Equal(Http2ServerKind.Kestrel, ConfiguredOptions.Read().Http2Server);
+        Assert.Equal(Http2ServerKind.Llrp, ConfiguredOptions.Read().Http2Server);
         Assert.Equal(Http2ServerKind.Llrp, ConfiguredOptions.Read(("http2.server", "LLRP")).Http2Server);
-        Assert.Equal(Http2ServerKind.Kestrel, ConfiguredOptions.Read(("http2.server", "kestrel")).Http2Server);
+        Assert.Equal(Http2ServerKind.Kestrel, ConfiguredOptions.Read(("http2.server", "Kestrel")).Http2Server);
         var e = Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read(("http2.server", "nghttpd")));
         Assert.Equal("http2.server", e.Key);
         Assert.Contains("kestrel, llrp", e.Message, StringComparison.Ordinal);
