@@ -10,8 +10,8 @@ namespace LLRP.Http2.Server;
 /// One request stream of an <see cref="Http2Connection"/> (RFC 9113 §5.1), and the <see cref="HttpContext"/> the front
 /// end gets for it: the stream implements the request and response features itself, over a small pipe for the request
 /// body and another for response bytes not yet sent. The read loop opens it and feeds it (<see cref="OnData"/>,
-/// <see cref="OnClientReset"/>, <see cref="AdjustSendWindow"/>), then starts its task, on the read loop's thread
-/// (<see cref="Run"/>) or on the thread pool, which runs the front end and sends the response. Both sides meet under the connection output's lock. Pooled per connection and reset between
+/// <see cref="OnClientReset"/>, <see cref="AdjustSendWindow"/>), then starts its task on the thread pool, which runs
+/// the front end and sends the response. Both sides meet under the connection output's lock. Pooled per connection and reset between
 /// streams (<see cref="Recycle"/>).
 /// </summary>
 internal sealed partial class Http2Stream : IThreadPoolWorkItem
@@ -66,13 +66,8 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem
         }
     }
 
-    /// <summary>
-    /// Runs the front end on the stream and sends what it answered; then the connection takes the stream back. Returns at
-    /// the front end's first wait (for the destination, the body, a window).
-    /// </summary>
-    public void Run() => _ = RunAsync();
-
-    void IThreadPoolWorkItem.Execute() => Run();
+    /// <summary>Runs the front end on the stream and sends what it answered; then the connection takes the stream back.</summary>
+    void IThreadPoolWorkItem.Execute() => _ = RunAsync();
 
     private async Task RunAsync()
     {
