@@ -35,6 +35,32 @@ internal readonly record struct FrameHeader(int Length, Http2FrameType Type, Htt
         return true;
     }
 
+    /// <summary>Splits off the next whole frame; false when the buffer holds less (RFC 9113 §4.1, §4.2).</summary>
+    /// <param name="maxFrameSize">The SETTINGS_MAX_FRAME_SIZE the reader announced; a longer payload is a FRAME_SIZE_ERROR.</param>
+    /// <exception cref="Http2ConnectionException">The payload is longer than <paramref name="maxFrameSize"/>.</exception>
+    public static bool TryReadFrame(ref ReadOnlySequence<byte> buffer, int maxFrameSize, out FrameHeader header, out ReadOnlySequence<byte> payload)
+    {
+        payload = default;
+        if (!TryRead(buffer, out header))
+        {
+            return false;
+        }
+
+        if (header.Length > maxFrameSize)
+        {
+            throw new Http2ConnectionException(Http2ErrorCode.FrameSizeError, "A frame larger than SETTINGS_MAX_FRAME_SIZE (RFC 9113 §4.2)");
+        }
+
+        if (buffer.Length < Size + header.Length)
+        {
+            return false;
+        }
+
+        payload = buffer.Slice(Size, header.Length);
+        buffer = buffer.Slice(payload.End);
+        return true;
+    }
+
     /// <summary>Writes the header; the reserved bit is sent as 0 (RFC 9113 §4.1).</summary>
     public void WriteTo(Span<byte> destination)
     {

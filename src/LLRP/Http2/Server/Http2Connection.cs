@@ -128,7 +128,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
                     prefaceRead = true;
                 }
 
-                while (TryReadFrame(ref buffer, out var header, out var payload))
+                while (FrameHeader.TryReadFrame(ref buffer, Limits.MaxFrameSize, out var header, out var payload))
                 {
                     OnFrame(header, payload);
                 }
@@ -168,30 +168,6 @@ internal sealed partial class Http2Connection : ITrackedConnection
         var length = (int)Math.Min(buffer.Length, Preface.Length);
         buffer.Slice(0, length).CopyTo(start);
         return start[..length].SequenceEqual(Preface[..length]);
-    }
-
-    /// <summary>Splits off the next whole frame; false when the buffer holds less (RFC 9113 §4.1, §4.2).</summary>
-    private bool TryReadFrame(ref ReadOnlySequence<byte> buffer, out FrameHeader header, out ReadOnlySequence<byte> payload)
-    {
-        payload = default;
-        if (!FrameHeader.TryRead(buffer, out header))
-        {
-            return false;
-        }
-
-        if (header.Length > Limits.MaxFrameSize)
-        {
-            throw new Http2ConnectionException(Http2ErrorCode.FrameSizeError, "A frame larger than SETTINGS_MAX_FRAME_SIZE (RFC 9113 §4.2)");
-        }
-
-        if (buffer.Length < FrameHeader.Size + header.Length)
-        {
-            return false;
-        }
-
-        payload = buffer.Slice(FrameHeader.Size, header.Length);
-        buffer = buffer.Slice(payload.End);
-        return true;
     }
 
     /// <summary>

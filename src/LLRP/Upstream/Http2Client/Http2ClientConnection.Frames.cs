@@ -36,7 +36,8 @@ internal sealed partial class Http2ClientConnection
                 var buffer = result.Buffer;
                 try
                 {
-                    while (TryReadFrame(ref buffer, out var header, out var payload))
+                    // Our SETTINGS_MAX_FRAME_SIZE stays at its initial value (RFC 9113 §4.2).
+                    while (FrameHeader.TryReadFrame(ref buffer, Http2Settings.MinFrameSize, out var header, out var payload))
                     {
                         OnFrame(header, payload);
                     }
@@ -69,31 +70,6 @@ internal sealed partial class Http2ClientConnection
         {
             await CloseAsync();
         }
-    }
-
-    /// <summary>Splits off the next whole frame; false when the buffer holds less (RFC 9113 §4.1, §4.2).</summary>
-    private static bool TryReadFrame(ref ReadOnlySequence<byte> buffer, out FrameHeader header, out ReadOnlySequence<byte> payload)
-    {
-        payload = default;
-        if (!FrameHeader.TryRead(buffer, out header))
-        {
-            return false;
-        }
-
-        if (header.Length > Http2Settings.MinFrameSize)
-        {
-            // RFC 9113 §4.2: past our SETTINGS_MAX_FRAME_SIZE, which we leave at its initial value.
-            throw new Http2ConnectionException(Http2ErrorCode.FrameSizeError, "A frame larger than SETTINGS_MAX_FRAME_SIZE (RFC 9113 §4.2)");
-        }
-
-        if (buffer.Length < FrameHeader.Size + header.Length)
-        {
-            return false;
-        }
-
-        payload = buffer.Slice(FrameHeader.Size, header.Length);
-        buffer = buffer.Slice(payload.End);
-        return true;
     }
 
     private void OnFrame(FrameHeader header, in ReadOnlySequence<byte> payload)
