@@ -14,6 +14,7 @@ namespace LLRP.Http2.Codec;
 /// </summary>
 /// <typeparam name="TStream">The stream type that waits for the connection send window.</typeparam>
 internal sealed class FrameOutput<TStream>(PipeWriter output) : IThreadPoolWorkItem
+    where TStream : IWindowWaiter
 {
     /// <summary>Guards the writer, the send windows, and every stream's state the read loop and the stream's own task share.</summary>
     public Lock Sync { get; } = new();
@@ -31,6 +32,27 @@ internal sealed class FrameOutput<TStream>(PipeWriter output) : IThreadPoolWorkI
 
     /// <summary>The streams waiting for the connection send window to open. Under <see cref="Sync"/>.</summary>
     public List<TStream> WindowWaiters { get; } = [];
+
+    /// <summary>
+    /// Opens the connection send window by <paramref name="increment"/> (a WINDOW_UPDATE on stream 0, RFC 9113 §6.9.1)
+    /// and wakes every stream waiting for it. Under <see cref="Sync"/>.
+    /// </summary>
+    public void OpenSendWindow(long increment)
+    {
+        SendWindow += increment;
+        WakeWindowWaiters();
+    }
+
+    /// <summary>Wakes every stream waiting for the connection send window, and forgets them. Under <see cref="Sync"/>.</summary>
+    public void WakeWindowWaiters()
+    {
+        foreach (var waiting in WindowWaiters)
+        {
+            waiting.WakeSender();
+        }
+
+        WindowWaiters.Clear();
+    }
 
     /// <summary>No frame is written any more: the connection failed or is closing. Under <see cref="Sync"/>.</summary>
     public bool IsClosed { get; private set; }

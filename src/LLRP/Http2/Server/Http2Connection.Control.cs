@@ -175,7 +175,7 @@ internal sealed partial class Http2Connection
             if (_streams.TryGetValue(header.StreamId, out var stream))
             {
                 _recentlyReset.Add(header.StreamId);
-                stream.OnClientReset(new IOException($"The client reset the stream ({(Http2ErrorCode)ReadUInt32(payload)})."));
+                stream.OnClientReset(new IOException($"The client reset the stream ({(Http2ErrorCode)FramePayload.ReadUInt32(payload)})."));
                 CountReset();
             }
             else if (header.StreamId > _highestStreamId)
@@ -311,7 +311,7 @@ internal sealed partial class Http2Connection
             throw Error(Http2ErrorCode.FrameSizeError, "WINDOW_UPDATE of a length other than 4 (RFC 9113 §6.9)");
         }
 
-        var increment = ReadUInt32(payload) & 0x7fff_ffffu;
+        var increment = FramePayload.ReadUInt31(payload);
         lock (_output.Sync)
         {
             if (header.StreamId == 0)
@@ -326,13 +326,7 @@ internal sealed partial class Http2Connection
                     throw Error(Http2ErrorCode.FlowControlError, "The connection window above 2^31-1 (RFC 9113 §6.9.1)");
                 }
 
-                _output.SendWindow += increment;
-                foreach (var waiting in _output.WindowWaiters)
-                {
-                    waiting.WakeSender();
-                }
-
-                _output.WindowWaiters.Clear();
+                _output.OpenSendWindow(increment);
                 return;
             }
 
@@ -429,14 +423,8 @@ internal sealed partial class Http2Connection
     }
 
     private static bool DependsOnItself(int streamId, in ReadOnlySequence<byte> priority)
-        => (int)(ReadUInt32(priority) & 0x7fff_ffffu) == streamId;
+        => FramePayload.ReadUInt31(priority) == streamId;
 
-    private static uint ReadUInt32(in ReadOnlySequence<byte> payload)
-    {
-        Span<byte> bytes = stackalloc byte[4];
-        payload.Slice(0, 4).CopyTo(bytes);
-        return BinaryPrimitives.ReadUInt32BigEndian(bytes);
-    }
 
     private static Http2ConnectionException Error(Http2ErrorCode code, string message) => new(code, message);
 }

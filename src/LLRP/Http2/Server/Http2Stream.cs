@@ -14,7 +14,7 @@ namespace LLRP.Http2.Server;
 /// the front end and sends the response. Both sides meet under the connection output's lock. Pooled per connection and reset between
 /// streams (<see cref="Recycle"/>).
 /// </summary>
-internal sealed partial class Http2Stream : IThreadPoolWorkItem
+internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
 {
     private static readonly PipeOptions BodyPipeOptions = new(
         pauseWriterThreshold: 0, readerScheduler: PipeScheduler.ThreadPool, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);

@@ -74,7 +74,6 @@ internal sealed partial class Http2ClientConnection
 
     private void OnFrame(FrameHeader header, in ReadOnlySequence<byte> payload)
     {
-
         if (_headerStreamId != 0 && header.Type != Http2FrameType.Continuation)
         {
             throw new Http2ConnectionException(Http2ErrorCode.ProtocolError, "A frame inside a header block (RFC 9113 §6.10)");
@@ -310,7 +309,7 @@ internal sealed partial class Http2ClientConnection
             throw new Http2ConnectionException(Http2ErrorCode.FrameSizeError, "RST_STREAM of other than 4 bytes (RFC 9113 §6.4)");
         }
 
-        var code = (Http2ErrorCode)ReadUInt32(payload);
+        var code = (Http2ErrorCode)FramePayload.ReadUInt32(payload);
         lock (_output.Sync)
         {
             if (!_streams.Remove(header.StreamId, out var stream))
@@ -465,7 +464,7 @@ internal sealed partial class Http2ClientConnection
             throw new Http2ConnectionException(Http2ErrorCode.FrameSizeError, "GOAWAY shorter than 8 bytes (RFC 9113 §6.8)");
         }
 
-        var lastStreamId = (int)(ReadUInt32(payload) & 0x7FFF_FFFF);
+        var lastStreamId = FramePayload.ReadUInt31(payload);
         lock (_output.Sync)
         {
             _goAwayReceived = true;
@@ -490,7 +489,7 @@ internal sealed partial class Http2ClientConnection
             throw new Http2ConnectionException(Http2ErrorCode.FrameSizeError, "WINDOW_UPDATE of other than 4 bytes (RFC 9113 §6.9)");
         }
 
-        var increment = (int)(ReadUInt32(payload) & 0x7FFF_FFFF);
+        var increment = FramePayload.ReadUInt31(payload);
         lock (_output.Sync)
         {
             if (header.StreamId == 0)
@@ -501,13 +500,7 @@ internal sealed partial class Http2ClientConnection
                         increment == 0 ? Http2ErrorCode.ProtocolError : Http2ErrorCode.FlowControlError, "WINDOW_UPDATE of 0, or the connection window above 2^31-1 (RFC 9113 §6.9, §6.9.1)");
                 }
 
-                _output.SendWindow += increment;
-                foreach (var waiting in _output.WindowWaiters)
-                {
-                    waiting.WakeSender();
-                }
-
-                _output.WindowWaiters.Clear();
+                _output.OpenSendWindow(increment);
                 return;
             }
 
@@ -583,23 +576,11 @@ internal sealed partial class Http2ClientConnection
             }
 
             _streams.Clear();
-            foreach (var waiting in _output.WindowWaiters)
-            {
-                waiting.WakeSender();
-            }
-
-            _output.WindowWaiters.Clear();
+            _output.WakeWindowWaiters();
         }
 
         _settingsReceived.TrySetResult(false);
         await _output.CompleteAsync();
         await _transport.DisposeAsync();
-    }
-
-    private static uint ReadUInt32(in ReadOnlySequence<byte> payload)
-    {
-        Span<byte> bytes = stackalloc byte[4];
-        payload.Slice(0, 4).CopyTo(bytes);
-        return BinaryPrimitives.ReadUInt32BigEndian(bytes);
     }
 }

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using LLRP.Diagnostics;
+using LLRP.Http2.Codec;
 using LLRP.Upstream.HttpClient;
 
 namespace LLRP.Upstream.Http2Client;
@@ -11,7 +12,7 @@ namespace LLRP.Upstream.Http2Client;
 /// fills it; the exchange that owns it reads it. Both meet under the connection output's lock. Reused stream after
 /// stream by one exchange (<see cref="Begin"/>).
 /// </summary>
-internal sealed class Http2ClientStream
+internal sealed class Http2ClientStream : IWindowWaiter
 {
     private static readonly PipeOptions BodyPipeOptions = new(
         pauseWriterThreshold: 0, readerScheduler: PipeScheduler.ThreadPool, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);
