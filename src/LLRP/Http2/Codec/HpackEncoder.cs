@@ -1,9 +1,10 @@
 using System.Buffers;
+using System.Text;
 
 namespace LLRP.Http2.Codec;
 
 /// <summary>
-/// Encodes response fields with HPACK (RFC 7541) without touching the dynamic table, so it needs no state and never a
+/// Encodes fields with HPACK (RFC 7541) without touching the dynamic table, so it needs no state and never a
 /// size update: ":status" as an indexed static entry (8 to 14) where there is one, else a literal without indexing
 /// with static name index 8; other fields as literals without indexing (§6.2.2), naming the static entry when the
 /// name is in Appendix A. Strings are sent raw (no Huffman, §5.2), names lowercased (RFC 9113 §8.2.1).
@@ -66,5 +67,23 @@ internal static class HpackEncoder
         written += HpackInteger.Write(span[written..], 0x00, 7, value.Length);
         value.CopyTo(span[written..]);
         output.Advance(written + value.Length);
+    }
+
+    /// <summary>Writes one field held as strings (Latin-1), as <see cref="EncodeField(IBufferWriter{byte}, ReadOnlySpan{byte}, ReadOnlySpan{byte})"/> does.</summary>
+    /// <param name="scratch">Room for the name and value bytes; a larger field rents its own.</param>
+    public static void EncodeField(IBufferWriter<byte> output, string name, string value, Span<byte> scratch)
+    {
+        var size = name.Length + value.Length;
+        var rented = size > scratch.Length ? ArrayPool<byte>.Shared.Rent(size) : null;
+        var bytes = rented is null ? scratch : rented.AsSpan();
+        var nameBytes = bytes[..name.Length];
+        Encoding.Latin1.GetBytes(name, nameBytes);
+        var valueBytes = bytes.Slice(name.Length, value.Length);
+        Encoding.Latin1.GetBytes(value, valueBytes);
+        EncodeField(output, nameBytes, valueBytes);
+        if (rented is not null)
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
     }
 }

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Text;
 using LLRP.Http2.Codec;
 using Microsoft.AspNetCore.Http;
 
@@ -27,32 +26,8 @@ internal static class ResponseFieldEncoding
 
             foreach (var value in values)
             {
-                Encode(block, name, value ?? "", scratch);
+                HpackEncoder.EncodeField(block, name, value ?? "", scratch);
             }
-        }
-    }
-
-    private static void Encode(ArrayBufferWriter<byte> block, string name, string value, Span<byte> scratch)
-    {
-        var size = name.Length + value.Length;
-        var rented = size > scratch.Length ? ArrayPool<byte>.Shared.Rent(size) : null;
-        var bytes = rented is null ? scratch : rented.AsSpan();
-        var nameBytes = bytes[..name.Length];
-        Encoding.Latin1.GetBytes(name, nameBytes);
-        for (var i = 0; i < nameBytes.Length; i++)
-        {
-            if (nameBytes[i] is >= (byte)'A' and <= (byte)'Z')
-            {
-                nameBytes[i] |= 0x20;
-            }
-        }
-
-        var valueBytes = bytes.Slice(name.Length, value.Length);
-        Encoding.Latin1.GetBytes(value, valueBytes);
-        HpackEncoder.EncodeField(block, nameBytes, valueBytes);
-        if (rented is not null)
-        {
-            ArrayPool<byte>.Shared.Return(rented);
         }
     }
 

@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Net;
-using System.Text;
 using LLRP.Configuration;
 using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
@@ -27,6 +26,8 @@ namespace LLRP.Upstream.Http2Client;
 /// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
 internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseHeadSize) : IStreamExchange
 {
+    private const int TrailerScratchSize = 256;
+
     private readonly Http2ClientStream _stream = new();
     private readonly ArrayBufferWriter<byte> _block = new(1024);
     private readonly ArrayBufferWriter<byte> _target = new(256);
@@ -240,13 +241,14 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
     private ReadOnlySpan<byte> EncodeTrailers(IHeaderDictionary trailers)
     {
         _block.ResetWrittenCount();
+        Span<byte> scratch = stackalloc byte[TrailerScratchSize];
         foreach (var (name, values) in trailers)
         {
             foreach (var value in values)
             {
                 if (TrailerFields.MayRelay(name, value))
                 {
-                    HpackEncoder.EncodeField(_block, Encoding.Latin1.GetBytes(name), Encoding.Latin1.GetBytes(value ?? string.Empty));
+                    HpackEncoder.EncodeField(_block, name, value ?? string.Empty, scratch);
                 }
             }
         }

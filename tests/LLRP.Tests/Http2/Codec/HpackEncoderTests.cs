@@ -79,6 +79,21 @@ public sealed class HpackEncoderTests
         Assert.Equal(0, decoder.DynamicTable.Count);
     }
 
+    /// <summary>A field held as strings is encoded as its Latin-1 bytes are, within the scratch and past it (rented).</summary>
+    [Theory]
+    [InlineData("Content-Type", "text/plain")]
+    [InlineData("X-Trailer", "caf\u00e9")]
+    [InlineData("x-long", null)]
+    public void EncodeField_Strings_SameAsTheirBytes(string name, string? value)
+    {
+        value ??= new string('v', 100);
+        var fromBytes = new ArrayBufferWriter<byte>();
+        HpackEncoder.EncodeField(fromBytes, System.Text.Encoding.Latin1.GetBytes(name), System.Text.Encoding.Latin1.GetBytes(value));
+        var fromStrings = new ArrayBufferWriter<byte>();
+        HpackEncoder.EncodeField(fromStrings, name, value, stackalloc byte[32]);
+        Assert.Equal(fromBytes.WrittenSpan.ToArray(), fromStrings.WrittenSpan.ToArray());
+    }
+
     [Fact]
     public void EncodeField_LongName_MultiByteLength()
     {
