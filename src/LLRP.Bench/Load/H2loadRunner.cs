@@ -63,23 +63,19 @@ public sealed class H2loadRunner(string workDirectory, string? cpus)
     }
 
     /// <summary>The gRPC unary request's body (<see cref="GrpcEchoRequest.Framed"/>), written once per run.</summary>
-    private async Task<string> GrpcRequestFileAsync(CancellationToken cancellationToken)
+    private Task<string> GrpcRequestFileAsync(CancellationToken cancellationToken)
+        => FileOnceAsync("h2load-grpc-echo.bin", GrpcEchoRequest.Framed, cancellationToken);
+
+    private Task<string> BodyFileAsync(int bytes, CancellationToken cancellationToken)
+        => FileOnceAsync($"h2load-body-{bytes}.bin", () => Enumerable.Repeat((byte)'x', bytes).ToArray(), cancellationToken);
+
+    /// <summary>The path of file <paramref name="name"/> in the work directory, written with <paramref name="content"/> when it is not there yet.</summary>
+    private async Task<string> FileOnceAsync(string name, Func<byte[]> content, CancellationToken cancellationToken)
     {
-        var path = Path.Combine(workDirectory, "h2load-grpc-echo.bin");
+        var path = Path.Combine(workDirectory, name);
         if (!File.Exists(path))
         {
-            await File.WriteAllBytesAsync(path, GrpcEchoRequest.Framed(), cancellationToken);
-        }
-
-        return path;
-    }
-
-    private async Task<string> BodyFileAsync(int bytes, CancellationToken cancellationToken)
-    {
-        var path = Path.Combine(workDirectory, $"h2load-body-{bytes}.bin");
-        if (!File.Exists(path))
-        {
-            await File.WriteAllBytesAsync(path, Enumerable.Repeat((byte)'x', bytes).ToArray(), cancellationToken);
+            await File.WriteAllBytesAsync(path, content(), cancellationToken);
         }
 
         return path;
