@@ -57,7 +57,7 @@ public sealed record BenchOptions
           --proxy-port P       port of the contender under test (default 8080)
           --origin-port P      port of the origin (default 8081; the large bodies' bundled origin takes the next free one)
           --baseline-ref REF   also run llrp-raw-perclient, llrp-raw-pooled, llrp-httpclient, llrp-httpclient-httpcontext,
-                               llrp-tcp and llrp-raw-pooled-h2llrp built from git REF
+                               llrp-tcp, llrp-raw-pooled-h2llrp and llrp-raw-pooled-h2client built from git REF
                                (bench.sh builds it), as <name>@REF: a before/after in the same run (with --only,
                                name them there too; --quick leaves them out)
           --repo DIR           repository root (bench.sh passes it)

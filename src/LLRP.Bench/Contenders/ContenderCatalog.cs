@@ -34,7 +34,7 @@ public static class ContenderCatalog
     private static readonly Dictionary<string, string> _tieredEnvironment = new(_dotNetEnvironment) { ["DOTNET_TieredCompilation"] = "1" };
 
     /// <summary>The contenders of <c>--baseline-ref</c>: these, built from the given revision.</summary>
-    private static readonly string[] _atBaselineRef = ["llrp-raw-perclient", "llrp-raw-pooled", "llrp-httpclient", "llrp-httpclient-httpcontext", "llrp-tcp", "llrp-raw-pooled-h2llrp"];
+    private static readonly string[] _atBaselineRef = ["llrp-raw-perclient", "llrp-raw-pooled", "llrp-httpclient", "llrp-httpclient-httpcontext", "llrp-tcp", "llrp-raw-pooled-h2llrp", "llrp-raw-pooled-h2client"];
 
     /// <param name="options">Where the builds are and where generated configs go.</param>
     /// <param name="proxyPort">Where the contender listens; the origins are <see cref="Contender.OriginsToken"/> in the arguments.</param>

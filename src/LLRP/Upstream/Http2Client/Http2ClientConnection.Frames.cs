@@ -19,6 +19,8 @@ internal sealed partial class Http2ClientConnection
     private readonly ResponseFieldSink _fields = new();
     private readonly ArrayBufferWriter<byte> _headerBlock = new(4096);
     private readonly TaskCompletionSource<bool> _settingsReceived = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    /// <summary>The heads decided while a read's frames are handled, given to their waiters after (<see cref="CompleteHeads"/>). Read loop.</summary>
+    private readonly List<(Http2ClientStream Stream, short Use, ForwarderError Result)> _heads = [];
     private long _receiveWindow;
     private int _unannouncedReceived;
     private int _headerStreamId;
@@ -46,6 +48,8 @@ internal sealed partial class Http2ClientConnection
                 {
                     input.AdvanceTo(buffer.Start, buffer.End);
                 }
+
+                CompleteHeads();
 
                 if (result.IsCompleted)
                 {
@@ -285,7 +289,7 @@ internal sealed partial class Http2ClientConnection
             if (!trailers)
             {
                 stream.HeadReceived = true;
-                stream.OnHead();
+                _heads.Add((stream, stream.HeadUse, ForwarderError.None));
             }
 
             if (endStream)
@@ -329,7 +333,7 @@ internal sealed partial class Http2ClientConnection
             {
                 // §8.7: REFUSED_STREAM means the stream was not processed at all.
                 stream.Unprocessed = code == Http2ErrorCode.RefusedStream;
-                stream.Fail(stream.HeadReceived ? ForwarderError.ResponseBodyFailed : ForwarderError.UpstreamClosed);
+                Fail(stream, stream.HeadReceived ? ForwarderError.ResponseBodyFailed : ForwarderError.UpstreamClosed);
             }
 
             CloseIfDrained();
@@ -473,7 +477,7 @@ internal sealed partial class Http2ClientConnection
                 _streams.Remove(stream.Id);
                 _reserved--;
                 stream.Unprocessed = true;
-                stream.Fail(ForwarderError.UpstreamClosed);
+                Fail(stream, ForwarderError.UpstreamClosed);
             }
 
             CloseIfDrained();
@@ -546,8 +550,30 @@ internal sealed partial class Http2ClientConnection
             _output.ScheduleFlush();
         }
 
-        stream.Fail(error);
+        Fail(stream, error);
         CloseIfDrained();
+    }
+
+    /// <summary>A stream failed (<see cref="Http2ClientStream.Fail"/>): a head not yet in will be <paramref name="beforeHead"/>. Under the output's lock, read loop.</summary>
+    private void Fail(Http2ClientStream stream, ForwarderError beforeHead)
+    {
+        stream.Fail();
+        _heads.Add((stream, stream.HeadUse, beforeHead));
+    }
+
+    /// <summary>
+    /// Gives the heads decided in a read to their waiters, outside the output's lock: each exchange goes on on this thread,
+    /// so it finds the body and trailers of the same read in, and the responses of one read reach their clients together.
+    /// </summary>
+    private void CompleteHeads()
+    {
+        for (var i = 0; i < _heads.Count; i++)
+        {
+            var (stream, use, result) = _heads[i];
+            stream.CompleteHead(use, result);
+        }
+
+        _heads.Clear();
     }
 
     /// <summary>A connection error (RFC 9113 §5.4.1): GOAWAY with the last stream id we processed, which for a client is none.</summary>
@@ -572,12 +598,14 @@ internal sealed partial class Http2ClientConnection
             _closed = true;
             foreach (var stream in _streams.Values)
             {
-                stream.Fail(stream.HeadReceived ? ForwarderError.ResponseBodyFailed : ForwarderError.UpstreamClosed);
+                Fail(stream, stream.HeadReceived ? ForwarderError.ResponseBodyFailed : ForwarderError.UpstreamClosed);
             }
 
             _streams.Clear();
             _output.WakeWindowWaiters();
         }
+
+        CompleteHeads();
 
         _settingsReceived.TrySetResult(false);
         await _output.CompleteAsync();

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using System.Threading.Tasks.Sources;
 using LLRP.Diagnostics;
 using LLRP.Http2.Codec;
 using LLRP.Upstream.HttpClient;
@@ -10,15 +11,18 @@ namespace LLRP.Upstream.Http2Client;
 /// One request stream on an <see cref="Http2ClientConnection"/> (RFC 9113 §5.1), as the client end sees it: its send
 /// window, the response head being received, a pipe for the response body and the trailers. The connection's read loop
 /// fills it; the exchange that owns it reads it. Both meet under the connection output's lock. Reused stream after
-/// stream by one exchange (<see cref="Begin"/>).
+/// stream by one exchange (<see cref="Begin"/>), its head's wait too (<see cref="HeadArrived"/>): the first of the read
+/// loop and the exchange's timeout to claim a use's head gives it its result, a later or stale claim is a no-op.
 /// </summary>
-internal sealed class Http2ClientStream : IWindowWaiter
+internal sealed class Http2ClientStream : IWindowWaiter, IValueTaskSource<ForwarderError>
 {
     private static readonly PipeOptions BodyPipeOptions = new(
         pauseWriterThreshold: 0, readerScheduler: PipeScheduler.ThreadPool, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);
 
     private readonly Pipe _body = new(BodyPipeOptions);
-    private TaskCompletionSource<ForwarderError> _head = NewHead();
+    private ManualResetValueTaskSourceCore<ForwarderError> _head;
+    /// <summary>The head's use (<see cref="HeadUse"/>) shifted left by one, its low bit set once the use's result is claimed.</summary>
+    private int _headGate;
     private TaskCompletionSource? _windowWaiter;
 
     /// <summary>The stream's id on its connection; 0 until its HEADERS frame is written.</summary>
@@ -54,17 +58,18 @@ internal sealed class Http2ClientStream : IWindowWaiter
     /// <summary>The response body as it arrives, completed at END_STREAM, failed by a reset or the connection's end.</summary>
     public PipeReader Body => _body.Reader;
 
-    /// <summary>Completes with None when the response head is in, else with why none will come.</summary>
-    public Task<ForwarderError> HeadArrived => _head.Task;
+    /// <summary>Which request the stream carries now: what a head's result is claimed for (<see cref="CompleteHead"/>).</summary>
+    public short HeadUse => _head.Version;
+
+    /// <summary>Completes with None when the response head is in, else with why none will come. Awaited once per <see cref="Begin"/>.</summary>
+    public ValueTask<ForwarderError> HeadArrived => new(this, _head.Version);
 
     /// <summary>Takes the stream for a new request.</summary>
     public void Begin()
     {
-        if (_head.Task.IsCompleted)
-        {
-            _head = NewHead();
-        }
-
+        _head.Reset();
+        _head.RunContinuationsAsynchronously = false;
+        Volatile.Write(ref _headGate, (ushort)_head.Version << 1);
         Trailers.Clear();
         (Id, SendWindow, ReceiveWindow, Unannounced, RemoteEnded, LocalEnded, HeadReceived, Unprocessed) = (0, 0, 0, 0, false, false, false, false);
     }
@@ -77,8 +82,37 @@ internal sealed class Http2ClientStream : IWindowWaiter
         _body.Reset();
     }
 
-    /// <summary>The response head is whole and final. Read loop.</summary>
-    public void OnHead() => _head.TrySetResult(ForwarderError.None);
+    /// <summary>
+    /// Gives the head's waiter <paramref name="result"/> when <paramref name="use"/> is still the stream's request and no
+    /// result was claimed for it; the waiter goes on on this thread. The read loop calls it outside the output's lock,
+    /// once the frames of a read are handled, so the exchange finds what came with the head already in.
+    /// </summary>
+    public void CompleteHead(short use, ForwarderError result)
+    {
+        var open = (ushort)use << 1;
+        if (Interlocked.CompareExchange(ref _headGate, open | 1, open) == open)
+        {
+            _head.SetResult(result);
+        }
+    }
+
+    /// <summary>The response headers timeout ran out, or the client went: the head's waiter goes on on the thread pool.</summary>
+    public void TimeOut()
+    {
+        var open = (ushort)_head.Version << 1;
+        if (Interlocked.CompareExchange(ref _headGate, open | 1, open) == open)
+        {
+            _head.RunContinuationsAsynchronously = true;
+            _head.SetResult(ForwarderError.ResponseTimeout);
+        }
+    }
+
+    ForwarderError IValueTaskSource<ForwarderError>.GetResult(short token) => _head.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<ForwarderError>.GetStatus(short token) => _head.GetStatus(token);
+
+    void IValueTaskSource<ForwarderError>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+        => _head.OnCompleted(continuation, state, token, flags);
 
     /// <summary>DATA for the stream (RFC 9113 §6.1): written to the body pipe, which never pushes back (the stream window bounds it). Read loop.</summary>
     public void OnData(ReadOnlySpan<byte> data, bool endStream)
@@ -96,14 +130,13 @@ internal sealed class Http2ClientStream : IWindowWaiter
     }
 
     /// <summary>
-    /// The stream failed: reset by the destination, refused, or its connection gone. The head's waiter gets
-    /// <paramref name="beforeHead"/>, the body's reader an error. Under the output's lock.
+    /// The stream failed: reset by the destination, refused, or its connection gone. The body's reader gets an error (the
+    /// connection gives the head's waiter why, <see cref="CompleteHead"/>). Under the output's lock.
     /// </summary>
-    public void Fail(ForwarderError beforeHead)
+    public void Fail()
     {
         RemoteEnded = true;
         LocalEnded = true;
-        _head.TrySetResult(beforeHead);
         _body.Writer.Complete(new IOException("The destination reset the stream or closed its connection."));
         WakeSender();
     }
@@ -117,6 +150,4 @@ internal sealed class Http2ClientStream : IWindowWaiter
         _windowWaiter?.TrySetResult();
         _windowWaiter = null;
     }
-
-    private static TaskCompletionSource<ForwarderError> NewHead() => new(TaskCreationOptions.RunContinuationsAsynchronously);
 }

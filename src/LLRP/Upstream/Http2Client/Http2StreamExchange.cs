@@ -79,13 +79,14 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
             (_connection, _body) = (connection, body);
             _pump = body is null ? null : PumpAsync(connection, body, bodyTrailers);
             ForwarderError arrived;
-            try
+            using (timeout.UnsafeRegister(static stream => ((Http2ClientStream)stream!).TimeOut(), _stream))
             {
-                arrived = await _stream.HeadArrived.WaitAsync(timeout);
+                arrived = await _stream.HeadArrived;
             }
-            catch (OperationCanceledException)
+
+            if (arrived == ForwarderError.ResponseTimeout)
             {
-                return ForwarderError.ResponseTimeout;
+                return arrived;
             }
 
             if (arrived == ForwarderError.None)
