@@ -55,6 +55,9 @@ internal sealed class Http2ClientStream : IWindowWaiter, IValueTaskSource<Forwar
     /// <summary>The response's trailers, as received (the exchange says which may be relayed).</summary>
     public List<KeyValuePair<string, string>> Trailers { get; } = [];
 
+    /// <summary>The trailers' strings, kept from one response to the next (a gRPC response's trailers repeat).</summary>
+    public FieldStringCache TrailerStrings { get; } = new();
+
     /// <summary>The response body as it arrives, completed at END_STREAM, failed by a reset or the connection's end.</summary>
     public PipeReader Body => _body.Reader;
 

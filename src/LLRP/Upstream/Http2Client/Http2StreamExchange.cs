@@ -1,11 +1,13 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Net;
+using System.Runtime.CompilerServices;
 using LLRP.Configuration;
 using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Http2.Codec;
+using LLRP.Tasks;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
@@ -32,7 +34,7 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
     private readonly ArrayBufferWriter<byte> _block = new(1024);
     private readonly ArrayBufferWriter<byte> _target = new(256);
     private Http2ClientConnection? _connection;
-    private Task? _pump;
+    private ValueTask _pump;
     private PipeReader? _body;
     private ResponseHead? _response;
 
@@ -47,6 +49,7 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
 
     public ResponseHead Response => _response ?? throw new InvalidOperationException($"{nameof(SendAsync)} comes first.");
 
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwarderError> SendAsync(
         DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, IHttpRequestTrailersFeature? bodyTrailers,
         EndPoint? client, EndPoint? local, CancellationToken timeout)
@@ -77,7 +80,7 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
             }
 
             (_connection, _body) = (connection, body);
-            _pump = body is null ? null : PumpAsync(connection, body, bodyTrailers);
+            _pump = body is null ? default : PumpAsync(connection, body, bodyTrailers);
             ForwarderError arrived;
             using (timeout.UnsafeRegister(static stream => ((Http2ClientStream)stream!).TimeOut(), _stream))
             {
@@ -112,6 +115,7 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
         }
     }
 
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwarderError> CopyBodyAsync(PipeWriter output, IHeaderDictionary? trailers, bool hasBody, Action<long> written, CancellationToken clientAborted)
     {
         var connection = _connection!;
@@ -174,21 +178,20 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
         return ForwarderError.None;
     }
 
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     public async ValueTask EndAsync(bool completed)
     {
         _connection?.Release(_stream);
-        if (_pump is { } pump)
+        var pump = _pump;
+        _pump = default;
+        if (!pump.IsCompleted)
         {
-            if (!pump.IsCompleted)
-            {
-                _body!.CancelPendingRead();
-            }
-
-            await pump;
+            _body!.CancelPendingRead();
         }
 
+        await pump;
         _stream.End();
-        (_connection, _pump, _body, _response) = (null, null, null, null);
+        (_connection, _body, _response) = (null, null, null);
     }
 
     /// <summary>
@@ -196,7 +199,8 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
     /// (RFC 9113 §8.1), else an empty DATA frame with END_STREAM. Stops when the stream ends, the client's body fails
     /// (the exchange resets the stream then) or the exchange ends.
     /// </summary>
-    private async Task PumpAsync(Http2ClientConnection connection, PipeReader body, IHttpRequestTrailersFeature? bodyTrailers)
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
+    private async ValueTask PumpAsync(Http2ClientConnection connection, PipeReader body, IHttpRequestTrailersFeature? bodyTrailers)
     {
         try
         {

@@ -1,4 +1,3 @@
-using System.Text;
 using LLRP.Http2.Codec;
 
 namespace LLRP.Upstream.Http2Client;
@@ -59,7 +58,8 @@ internal sealed class ResponseFieldSink : IHeaderSink
 
         if (_trailers)
         {
-            stream.Trailers.Add(new(Encoding.Latin1.GetString(name), Encoding.Latin1.GetString(value)));
+            var index = stream.Trailers.Count;
+            stream.Trailers.Add(new(stream.TrailerStrings.Name(index, name), stream.TrailerStrings.Value(index, value)));
         }
         else
         {
