@@ -61,13 +61,17 @@ internal sealed class FrameOutput<TStream>(PipeWriter output) : IThreadPoolWorkI
     public Task? Drained => _drained?.Task;
 
     /// <summary>Asks for a flush of what was written; under <see cref="Sync"/>.</summary>
-    public void ScheduleFlush()
+    /// <param name="afterQueuedWork">
+    /// The flush waits behind the work already queued to the thread pool (the other streams a client's read started),
+    /// whose frames then leave in the same send; else it runs as soon as the current work item ends.
+    /// </param>
+    public void ScheduleFlush(bool afterQueuedWork = false)
     {
         _dirty = true;
         if (!_flushing && !IsClosed)
         {
             _flushing = true;
-            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: true);
+            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: !afterQueuedWork);
         }
     }
 

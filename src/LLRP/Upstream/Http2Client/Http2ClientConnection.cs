@@ -120,7 +120,7 @@ internal sealed partial class Http2ClientConnection
             (stream.Id, stream.SendWindow, stream.ReceiveWindow, stream.LocalEnded) = (id, _peerInitialWindow, StreamWindow, endStream);
             _streams.Add(id, stream);
             FrameWriter.WriteHeaders(_output.Writer, id, fieldBlock, endStream, _peerMaxFrameSize);
-            _output.ScheduleFlush();
+            _output.ScheduleFlush(afterQueuedWork: true);
             return true;
         }
     }
