@@ -70,6 +70,10 @@ internal static class HpackStaticTable
         ("www-authenticate"u8.ToArray(), []),
     ];
 
+    /// <summary>The indexes (1-based, rising) of the entries by their name's length: a name is compared only with those of its length.</summary>
+    private static readonly int[][] IndexesByNameLength = [.. Enumerable.Range(0, Entries.Max(entry => entry.Name.Length) + 1)
+        .Select(length => Enumerable.Range(1, Count).Where(index => Entries[index - 1].Name.Length == length).ToArray())];
+
     /// <summary>The name of the entry at <paramref name="index"/>, 1 to <see cref="Count"/>.</summary>
     public static ReadOnlySpan<byte> Name(int index) => Entries[index - 1].Name;
 
@@ -79,11 +83,16 @@ internal static class HpackStaticTable
     /// <summary>The lowest index whose name equals <paramref name="name"/> ignoring ASCII case, or 0 when none does.</summary>
     public static int IndexOfName(ReadOnlySpan<byte> name)
     {
-        for (var i = 0; i < Entries.Length; i++)
+        if (name.Length >= IndexesByNameLength.Length)
         {
-            if (Entries[i].Name.Length == name.Length && System.Text.Ascii.EqualsIgnoreCase(Entries[i].Name, name))
+            return 0;
+        }
+
+        foreach (var index in IndexesByNameLength[name.Length])
+        {
+            if (System.Text.Ascii.EqualsIgnoreCase(Entries[index - 1].Name, name))
             {
-                return i + 1;
+                return index;
             }
         }
 
