@@ -121,6 +121,7 @@ public static class ContenderCatalog
             Name = $"{c.Name}@{reference}",
             Description = $"{c.Name} built from {reference}",
             Arguments = [built, .. c.Arguments.Skip(1)],
+            OriginHttp2Arguments = c.OriginHttp2Arguments is { } http2 ? [built, .. http2.Skip(1)] : null,
             UnavailableReason = NotBuilt(built),
         });
     }
