@@ -244,6 +244,7 @@ internal sealed partial class Http2ClientConnection
         var endStream = _headerEndStream;
         _headerStreamId = 0;
         Http2ClientStream? stream;
+        short use;
         lock (_output.Sync)
         {
             if (!_streams.TryGetValue(id, out stream) || stream.RemoteEnded)
@@ -251,6 +252,8 @@ internal sealed partial class Http2ClientConnection
                 ThrowIfIdle(id);
                 stream = null;
             }
+
+            use = stream?.HeadUse ?? 0;
         }
 
         if (stream is null)
@@ -274,6 +277,12 @@ internal sealed partial class Http2ClientConnection
         _fields.End();
         lock (_output.Sync)
         {
+            if (!_streams.TryGetValue(id, out var current) || current != stream || stream.HeadUse != use)
+            {
+                // Released by its exchange while the block was decoded (its RST_STREAM is sent): nothing is given to it.
+                return;
+            }
+
             var status = _fields.Status;
             if (tooLarge || _fields.Malformed || (!trailers && (status == 101 || (status < 200 && endStream))) || (trailers && !endStream))
             {
@@ -289,7 +298,7 @@ internal sealed partial class Http2ClientConnection
             if (!trailers)
             {
                 stream.HeadReceived = true;
-                _heads.Add((stream, stream.HeadUse, ForwarderError.None));
+                _heads.Add((stream, use, ForwarderError.None));
             }
 
             if (endStream)
