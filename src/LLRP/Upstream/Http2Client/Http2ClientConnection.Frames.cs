@@ -36,6 +36,7 @@ internal sealed partial class Http2ClientConnection
             {
                 var result = await input.ReadAsync();
                 var buffer = result.Buffer;
+                ReadBatchScheduler.Begin();
                 try
                 {
                     // Our SETTINGS_MAX_FRAME_SIZE stays at its initial value (RFC 9113 §4.2).
@@ -571,8 +572,9 @@ internal sealed partial class Http2ClientConnection
     }
 
     /// <summary>
-    /// Gives the heads decided in a read to their waiters, outside the output's lock: each exchange goes on on this thread,
-    /// so it finds the body and trailers of the same read in, and the responses of one read reach their clients together.
+    /// Gives the heads decided in a read to their waiters, then runs the body readers the read woke
+    /// (<see cref="ReadBatchScheduler"/>), outside the output's lock: each exchange goes on on this thread, so it finds
+    /// the body and trailers of the same read in, and the responses of one read reach their clients together.
     /// </summary>
     private void CompleteHeads()
     {
@@ -583,6 +585,7 @@ internal sealed partial class Http2ClientConnection
         }
 
         _heads.Clear();
+        ReadBatchScheduler.End();
     }
 
     /// <summary>A connection error (RFC 9113 §5.4.1): GOAWAY with the last stream id we processed, which for a client is none.</summary>

@@ -17,7 +17,7 @@ namespace LLRP.Upstream.Http2Client;
 internal sealed class Http2ClientStream : IWindowWaiter, IValueTaskSource<ForwarderError>
 {
     private static readonly PipeOptions BodyPipeOptions = new(
-        pauseWriterThreshold: 0, readerScheduler: PipeScheduler.ThreadPool, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);
+        pauseWriterThreshold: 0, readerScheduler: ReadBatchScheduler.Instance, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);
 
     private readonly Pipe _body = new(BodyPipeOptions);
     private ManualResetValueTaskSourceCore<ForwarderError> _head;
