@@ -38,6 +38,32 @@ public sealed class OwnHttp2ClientTests
         Assert.Null(outcome.ResetError);
     }
 
+    // RFC 9110 §15.6.5: a destination that sends no response head within timeouts.responseHeadersMs is a 504; the head it
+    // sends later reaches nobody, and the next request, whose exchange takes the same stream again, gets its own response.
+    [Fact]
+    public async Task ResponseHeadersTimeout_LateHeadDropped_NextRequestGetsItsOwnResponse_Rfc9110_15_6_5()
+    {
+        await using var setup = await Setup.StartAsync("timeouts.responseHeadersMs=300");
+        await using var client = await Http2Wire.ConnectAsync(setup.Proxy.Port);
+        await client.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", setup.Proxy.Authority, "/slow"));
+
+        await using var destination = await setup.AcceptAsync();
+        var slow = await ReadHeadersAsync(destination);
+        var timedOut = await client.ReadStreamAsync(1);
+        await destination.SendHeadersAsync(slow, endStream: false, (":status", "200"));
+        await destination.SendDataAsync(slow, "late"u8.ToArray(), endStream: true);
+        await client.SendHeadersAsync(3, endStream: true, Http2Wire.Request("GET", setup.Proxy.Authority, "/next"));
+        var next = await ReadHeadersAsync(destination);
+        await destination.SendHeadersAsync(next, endStream: false, (":status", "200"));
+        await destination.SendDataAsync(next, "next"u8.ToArray(), endStream: true);
+        var outcome = await client.ReadStreamAsync(3);
+
+        Assert.Equal(504, timedOut.Status);
+        Assert.Equal(200, outcome.Status);
+        Assert.Equal("next", outcome.Body.ToString());
+        Assert.Null(outcome.ResetError);
+    }
+
     // RFC 9113 §6.4, §8.1: the destination resetting a stream after its response started resets the client's stream.
     [Fact]
     public async Task RstStreamFromDestination_MidBody_ClientStreamReset_Rfc9113_6_4()
@@ -206,7 +232,8 @@ public sealed class OwnHttp2ClientTests
 
         public HostedApp Proxy { get; }
 
-        public static async Task<Setup> StartAsync()
+        /// <param name="settings">More of the proxy's settings, <c>key=value</c>.</param>
+        public static async Task<Setup> StartAsync(params string[] settings)
         {
             var listener = new TcpListener(IPAddress.Loopback, 0);
             listener.Start();
@@ -221,7 +248,7 @@ public sealed class OwnHttp2ClientTests
                     $"--ReverseProxy:Clusters:h2:Destinations:scripted:Address=http://127.0.0.1:{port}",
                     "--ReverseProxy:Clusters:h2:HttpRequest:Version=2",
                     "--ReverseProxy:Clusters:h2:HttpRequest:VersionPolicy=RequestVersionExact",
-                    .. LlrpModes.Settings(LlrpModes.RawPooledOwnHttp2).Select(setting => "--" + setting),
+                    .. LlrpModes.Settings(LlrpModes.RawPooledOwnHttp2).Concat(settings).Select(setting => "--" + setting),
                 ]));
                 return new Setup(listener, proxy);
             }
