@@ -566,7 +566,6 @@ internal sealed partial class Http2ClientConnection
     /// <summary>Ends the connection: every stream still open fails (none was answered to its end), the pool forgets it, the transport goes.</summary>
     private async ValueTask CloseAsync()
     {
-        _owner.Remove(this);
         lock (_output.Sync)
         {
             _closed = true;
@@ -578,6 +577,9 @@ internal sealed partial class Http2ClientConnection
             _streams.Clear();
             _output.WakeWindowWaiters();
         }
+
+        // After the flag, so that a connection still joining its destination's set sees it closed (Http2DestinationConnections.OpenAsync).
+        _owner.Remove(this);
 
         _settingsReceived.TrySetResult(false);
         await _output.CompleteAsync();
