@@ -196,7 +196,7 @@ public static class StartupReport
     private static void Http2(StringBuilder text, Http2Settings http2, bool ownPool)
     {
         text.AppendLine(ownPool
-            ? "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; to HTTP/1.1 clusters over raw mode's pooled connections; otherwise over HttpClient)"
+            ? "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; to HTTP/1.1 clusters over raw mode's pooled connections; to HTTP/2 clusters over http2.client's; otherwise over HttpClient)"
             : "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; forwarded over HttpClient, in raw mode to clusters sending the PROXY protocol over a connection of each stream's own)");
         Line(text,
             (K.Http2MaxConcurrentStreams, Number(http2.MaxConcurrentStreams)),
