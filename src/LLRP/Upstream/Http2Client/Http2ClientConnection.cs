@@ -13,7 +13,8 @@ namespace LLRP.Upstream.Http2Client;
 /// (<see cref="TryReserve"/>) within the destination's SETTINGS_MAX_CONCURRENT_STREAMS, opened with its HEADERS
 /// (<see cref="Open"/>), fed with DATA within both send windows (<see cref="SendDataAsync"/>), and given back
 /// (<see cref="Release"/>); what the exchange reads of a response body goes back to the destination as WINDOW_UPDATE
-/// (<see cref="Consumed"/>), so a client that reads slowly slows its destination down.
+/// (<see cref="Consumed"/>), so a client that reads slowly slows its destination down. A connection that carried no
+/// stream for the idle timeout ends with GOAWAY (<see cref="CloseIfIdle"/>).
 /// </summary>
 internal sealed partial class Http2ClientConnection
 {
