@@ -15,6 +15,9 @@ public sealed class OwnHttp2ClientTests
 {
     private const int OneMebibyte = 1024 * 1024;
 
+    /// <summary>Raw mode's configurations with its own HTTP/2 client, over each transport and upstream strategy.</summary>
+    public static TheoryData<string> OwnClientModes => new(LlrpModes.OwnHttp2Client);
+
     // RFC 9113 §6.8: a stream above the GOAWAY's last stream id was not processed; without a body it is sent again, on a
     // new connection (none goes on the one going away).
     [Fact]
@@ -183,10 +186,11 @@ public sealed class OwnHttp2ClientTests
 
     // RFC 9113 §6.8: a connection that carried no stream for pool.idleTimeoutMs is closed, GOAWAY with NO_ERROR first (its
     // last stream id 0: a client processes no stream the server opens); the next request opens a new one.
-    [Fact]
-    public async Task IdleConnection_GoAwayNoErrorThenClosed_NextRequestOnNewConnection_Rfc9113_6_8()
+    [Theory]
+    [MemberData(nameof(OwnClientModes))]
+    public async Task IdleConnection_GoAwayNoErrorThenClosed_NextRequestOnNewConnection_Rfc9113_6_8(string mode)
     {
-        await using var setup = await Setup.StartAsync("pool.idleTimeoutMs=50");
+        await using var setup = await Setup.StartAsync(mode, "pool.idleTimeoutMs=50");
         await using var client = await Http2Wire.ConnectAsync(setup.Proxy.Port);
         await client.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", setup.Proxy.Authority, "/first"));
 
@@ -275,8 +279,11 @@ public sealed class OwnHttp2ClientTests
         /// <summary>Where the proxy's connections to the destination arrive.</summary>
         public TcpListener Listener => _listener;
 
+        public static Task<Setup> StartAsync() => StartAsync(LlrpModes.RawPooledOwnHttp2);
+
+        /// <param name="mode">One of <see cref="LlrpModes.OwnHttp2Client"/>.</param>
         /// <param name="settings">More proxy settings (<c>key=value</c>).</param>
-        public static async Task<Setup> StartAsync(params string[] settings)
+        public static async Task<Setup> StartAsync(string mode, params string[] settings)
         {
             var listener = new TcpListener(IPAddress.Loopback, 0);
             listener.Start();
@@ -291,7 +298,7 @@ public sealed class OwnHttp2ClientTests
                     $"--ReverseProxy:Clusters:h2:Destinations:scripted:Address=http://127.0.0.1:{port}",
                     "--ReverseProxy:Clusters:h2:HttpRequest:Version=2",
                     "--ReverseProxy:Clusters:h2:HttpRequest:VersionPolicy=RequestVersionExact",
-                    .. LlrpModes.Settings(LlrpModes.RawPooledOwnHttp2).Concat(settings).Select(setting => "--" + setting),
+                    .. LlrpModes.Settings(mode).Concat(settings).Select(setting => "--" + setting),
                 ]));
                 return new Setup(listener, proxy);
             }
