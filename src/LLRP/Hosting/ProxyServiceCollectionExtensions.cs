@@ -65,6 +65,13 @@ internal static class ProxyServiceCollectionExtensions
                 Connector(provider, options),
                 options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? provider.GetRequiredService<UpstreamConnectionPool>() : null));
             services.AddSingleton(provider => new Http2ClusterForwarderFactory(options, provider.GetRequiredService<HttpMessageInvoker>()));
+            services.AddSingleton(provider => new Http2ClientPool(
+                Connector(provider, options),
+                provider.GetRequiredService<UpstreamConnector>(),
+                provider.GetRequiredService<FailureLog>(),
+                options.MaxResponseHeadersTotalSize,
+                options.ConnectTimeout,
+                options.PooledConnectionIdleTimeout));
             return services;
         }
 
@@ -98,7 +105,7 @@ internal static class ProxyServiceCollectionExtensions
             return null;
         }
 
-        var pool = new Http2ClientPool(Connector(provider, options), options.MaxResponseHeadersTotalSize, options.ConnectTimeout);
+        var pool = provider.GetRequiredService<Http2ClientPool>();
         return () => new Http2StreamExchange(pool, options.MaxResponseHeadersTotalSize);
     }
 

@@ -101,7 +101,7 @@ public static class StartupReport
                     .Append(cluster.ProxyProtocol == ProxyProtocolVersion.None ? "" : $", PROXY protocol {cluster.ProxyProtocol.ToString().ToLowerInvariant()}")
                     .Append(cluster.HttpVersion.Major == 2 ? $", HTTP/2 to destinations {(cluster.EnableMultipleHttp2Connections ? "on several connections when one's streams are all in use" : "on one connection per destination (EnableMultipleHttp2Connections false)")}" : "")
                     .Append(options.Mode != ProxyMode.Raw || !cluster.AsksHttp2 ? ""
-                        : ", HTTP/1.1 clients' requests over raw mode's HttpClient forwarder (its own client speaks HTTP/1.1 only; an upgrade request stays on HTTP/1.1)")
+                        : ", HTTP/1.1 clients' requests over raw mode's HttpClient forwarder (its own HTTP/2 client, http2.client, carries HTTP/2 clients' streams only; an upgrade request stays on HTTP/1.1)")
                     .AppendLine();
             }
 
@@ -196,7 +196,7 @@ public static class StartupReport
     private static void Http2(StringBuilder text, Http2Settings http2, bool ownPool)
     {
         text.AppendLine(ownPool
-            ? "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; to HTTP/1.1 clusters over raw mode's pooled connections; otherwise over HttpClient)"
+            ? "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; to HTTP/1.1 clusters over raw mode's pooled connections; to HTTP/2 clusters over http2.client's; otherwise over HttpClient)"
             : "  http2=on (h2c by prior knowledge on http urls, ALPN h2 on https urls; forwarded over HttpClient, in raw mode to clusters sending the PROXY protocol over a connection of each stream's own)");
         Line(text,
             (K.Http2MaxConcurrentStreams, Number(http2.MaxConcurrentStreams)),

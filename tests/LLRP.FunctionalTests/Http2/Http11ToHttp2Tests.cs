@@ -9,7 +9,7 @@ namespace LLRP.FunctionalTests.Http2;
 /// <summary>
 /// An HTTP/1.1 client's requests routed to a cluster at <c>HttpRequest:Version</c> 2 with <c>RequestVersionExact</c> go
 /// over HTTP/2 (h2c with prior knowledge) in every mode: in the modes over HttpClient through their forwarder, in raw mode
-/// through the HttpClient forwarder it makes for such a route (its own client speaks HTTP/1.1 only). The bundled origin
+/// through the HttpClient forwarder it makes for such a route (its own HTTP/2 client carries HTTP/2 clients' streams only). The bundled origin
 /// started with HTTP/2 only speaks h2c, so any answer proves HTTP/2, and <c>/echo</c> names the protocol it received. The
 /// connection-specific fields of the HTTP/1.1 request (<c>Connection</c>, <c>Keep-Alive</c>, the fields <c>Connection</c>
 /// names) are not sent over HTTP/2 (RFC 9113 §8.2.2), or the origin would have failed the stream.
@@ -22,8 +22,8 @@ public sealed class Http11ToHttp2Tests
     private static readonly string[] OverHttpClient =
         [LlrpModes.HttpClient, LlrpModes.HttpClientSharedRoundRobin, LlrpModes.HttpClientWithContext, LlrpModes.Yarp, LlrpModes.YarpSharedRoundRobin];
 
-    /// <summary>Every raw upstream connection strategy, over each transport, and every mode over HttpClient.</summary>
-    public static TheoryData<string> Modes => new([.. LlrpModes.RawOnly, .. OverHttpClient]);
+    /// <summary>Every raw upstream connection strategy, over each transport and with each HTTP/2 client, and every mode over HttpClient.</summary>
+    public static TheoryData<string> Modes => new([.. LlrpModes.RawOnly, .. LlrpModes.OwnHttp2Client, .. OverHttpClient]);
 
     [Theory]
     [MemberData(nameof(Modes))]

@@ -65,6 +65,21 @@ public sealed class Http2Wire : IAsyncDisposable
         return wire;
     }
 
+    /// <summary>
+    /// The server end of a connection a client opened to <paramref name="listener"/>, the client's preface and SETTINGS
+    /// read, ours not sent yet (RFC 9113 §3.4 lets the client send requests before them): the test sends them.
+    /// </summary>
+    public static async Task<Http2Wire> AcceptWithoutSettingsAsync(TcpListener listener)
+    {
+        var socket = await Deadline.RunAsync(token => listener.AcceptSocketAsync(token), "Accepting an HTTP/2 connection");
+        var wire = new Http2Wire(socket);
+        var preface = new byte[Preface.Length];
+        await Deadline.RunAsync(token => wire._stream.ReadExactlyAsync(preface, token), "The client's preface");
+        Assert.Equal(Preface, preface);
+        Assert.Equal(Settings, (await wire.ReadFrameAsync()).Type);
+        return wire;
+    }
+
     /// <summary>A TCP connection to <paramref name="port"/> on which nothing was sent yet, not even the preface.</summary>
     public static async Task<Http2Wire> OpenAsync(int port)
     {

@@ -15,6 +15,9 @@ public sealed class OwnHttp2ClientTests
 {
     private const int OneMebibyte = 1024 * 1024;
 
+    /// <summary>Raw mode's configurations with its own HTTP/2 client, over each transport and upstream strategy.</summary>
+    public static TheoryData<string> OwnClientModes => new(LlrpModes.OwnHttp2Client);
+
     // RFC 9113 §6.8: a stream above the GOAWAY's last stream id was not processed; without a body it is sent again, on a
     // new connection (none goes on the one going away).
     [Fact]
@@ -43,7 +46,7 @@ public sealed class OwnHttp2ClientTests
     [Fact]
     public async Task ResponseHeadersTimeout_LateHeadDropped_NextRequestGetsItsOwnResponse_Rfc9110_15_6_5()
     {
-        await using var setup = await Setup.StartAsync("timeouts.responseHeadersMs=300");
+        await using var setup = await Setup.StartAsync(LlrpModes.RawPooledOwnHttp2, "timeouts.responseHeadersMs=300");
         await using var client = await Http2Wire.ConnectAsync(setup.Proxy.Port);
         await client.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", setup.Proxy.Authority, "/slow"));
 
@@ -207,6 +210,73 @@ public sealed class OwnHttp2ClientTests
         Assert.Equal(204, (await client.ReadStreamAsync(1)).Status);
     }
 
+    // RFC 9113 §6.8: a connection that carried no stream for pool.idleTimeoutMs is closed, GOAWAY with NO_ERROR first (its
+    // last stream id 0: a client processes no stream the server opens); the next request opens a new one.
+    [Theory]
+    [MemberData(nameof(OwnClientModes))]
+    public async Task IdleConnection_GoAwayNoErrorThenClosed_NextRequestOnNewConnection_Rfc9113_6_8(string mode)
+    {
+        await using var setup = await Setup.StartAsync(mode, "pool.idleTimeoutMs=50");
+        await using var client = await Http2Wire.ConnectAsync(setup.Proxy.Port);
+        await client.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", setup.Proxy.Authority, "/first"));
+
+        await using var first = await setup.AcceptAsync();
+        var stream = await ReadHeadersAsync(first);
+        await first.SendHeadersAsync(stream, endStream: true, (":status", "204"));
+        var answered = await client.ReadStreamAsync(1);
+        var end = await first.ReadConnectionEndAsync();
+        await first.ExpectClosedAsync();
+        await client.SendHeadersAsync(3, endStream: true, Http2Wire.Request("GET", setup.Proxy.Authority, "/second"));
+        await using var second = await setup.AcceptAsync();
+        var next = await ReadHeadersAsync(second);
+        await second.SendHeadersAsync(next, endStream: true, (":status", "204"));
+
+        Assert.Equal(204, answered.Status);
+        Assert.Equal((Http2Wire.NoError, 0), (end.ErrorCode, end.LastStreamId));
+        Assert.Equal(204, (await client.ReadStreamAsync(3)).Status);
+    }
+
+    // RFC 9113 §3.4, §6.5.2: a client may send requests before the server's SETTINGS, but its SETTINGS_MAX_CONCURRENT_STREAMS
+    // is unknown until then: streams go on a new connection only once its SETTINGS arrived, so at a limit of 1 the two
+    // streams asked meanwhile take one connection each, and no HEADERS comes before our SETTINGS are acknowledged.
+    [Fact]
+    public async Task LateSettingsWithMaxConcurrentStreamsOne_NoStreamBeforeThem_SecondStreamOnSecondConnection_Rfc9113_3_4()
+    {
+        await using var setup = await Setup.StartAsync();
+        await using var client = await Http2Wire.ConnectAsync(setup.Proxy.Port);
+        await client.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", setup.Proxy.Authority, "/one"));
+
+        await using var first = await Http2Wire.AcceptWithoutSettingsAsync(setup.Listener);
+        await client.SendHeadersAsync(3, endStream: true, Http2Wire.Request("GET", setup.Proxy.Authority, "/two"));
+        await client.PingRoundTripAsync([1, 2, 3, 4, 5, 6, 7, 8]);
+        // Time for the second stream to reach the proxy's client before the SETTINGS do; the assertions hold however long it takes.
+        await Task.Delay(200);
+        await first.SendSettingsAsync((Http2Wire.MaxConcurrentStreams, 1));
+        var beforeAck = new List<byte>();
+        while (await first.ReadFrameAsync() is var frame && (frame.Type != Http2Wire.Settings || (frame.Flags & Http2Wire.Ack) == 0))
+        {
+            beforeAck.Add(frame.Type);
+        }
+
+        var held = await ReadHeadersAsync(first);
+        await using var second = await setup.AcceptAsync((Http2Wire.MaxConcurrentStreams, 1));
+        var other = await ReadHeadersAsync(second);
+        await second.SendHeadersAsync(other, endStream: true, (":status", "204"));
+        await first.SendHeadersAsync(held, endStream: true, (":status", "204"));
+        var statuses = new Dictionary<int, int>();
+        while (statuses.Count < 2)
+        {
+            var answer = await client.ReadFrameAsync();
+            if (answer.Type == Http2Wire.Headers)
+            {
+                statuses[answer.StreamId] = Http2Wire.StatusOf(answer.Payload);
+            }
+        }
+
+        Assert.DoesNotContain(Http2Wire.Headers, beforeAck);
+        Assert.Equal(new Dictionary<int, int> { [1] = 204, [3] = 204 }, statuses);
+    }
+
     /// <summary>Reads frames up to the first of <paramref name="type"/>.</summary>
     private static async Task<Http2Wire.Frame> ReadUntilAsync(Http2Wire wire, byte type)
     {
@@ -232,8 +302,14 @@ public sealed class OwnHttp2ClientTests
 
         public HostedApp Proxy { get; }
 
-        /// <param name="settings">More of the proxy's settings, <c>key=value</c>.</param>
-        public static async Task<Setup> StartAsync(params string[] settings)
+        /// <summary>Where the proxy's connections to the destination arrive.</summary>
+        public TcpListener Listener => _listener;
+
+        public static Task<Setup> StartAsync() => StartAsync(LlrpModes.RawPooledOwnHttp2);
+
+        /// <param name="mode">One of <see cref="LlrpModes.OwnHttp2Client"/>.</param>
+        /// <param name="settings">More proxy settings (<c>key=value</c>).</param>
+        public static async Task<Setup> StartAsync(string mode, params string[] settings)
         {
             var listener = new TcpListener(IPAddress.Loopback, 0);
             listener.Start();
@@ -248,7 +324,7 @@ public sealed class OwnHttp2ClientTests
                     $"--ReverseProxy:Clusters:h2:Destinations:scripted:Address=http://127.0.0.1:{port}",
                     "--ReverseProxy:Clusters:h2:HttpRequest:Version=2",
                     "--ReverseProxy:Clusters:h2:HttpRequest:VersionPolicy=RequestVersionExact",
-                    .. LlrpModes.Settings(LlrpModes.RawPooledOwnHttp2).Concat(settings).Select(setting => "--" + setting),
+                    .. LlrpModes.Settings(mode).Concat(settings).Select(setting => "--" + setting),
                 ]));
                 return new Setup(listener, proxy);
             }

@@ -42,6 +42,12 @@ public static class LlrpModes
     /// </summary>
     public static readonly string[] OwnHttp2Client = [RawPerClientOwnHttp2, RawPooledOwnHttp2, .. OperatingSystem.IsLinux() ? [RawPooledEpollOwnHttp2] : Array.Empty<string>()];
 
+    /// <summary>
+    /// The HTTP/2 client of the raw configurations but <see cref="OwnHttp2Client"/>'s, named though raw mode's default is
+    /// its own (<c>llrp</c>), so that both clients stay covered.
+    /// </summary>
+    private const string OverHttpClient = "http2.client=httpclient";
+
     public static TheoryData<string> All => new(Every);
 
     public static TheoryData<string> AllWithSharedClients => new(EveryWithSharedClients);
@@ -59,18 +65,18 @@ public static class LlrpModes
 
     private static string[] ModeSettings(string mode) => mode switch
     {
-        RawPerClient => ["mode=raw", "upstreamConnections=perClient"],
-        RawPooled => ["mode=raw", "upstreamConnections=pooled"],
-        RawPerClientEpoll => ["mode=raw", "upstreamConnections=perClient", "transport=epoll"],
-        RawPooledEpoll => ["mode=raw", "upstreamConnections=pooled", "transport=epoll"],
+        RawPerClient => ["mode=raw", "upstreamConnections=perClient", OverHttpClient],
+        RawPooled => ["mode=raw", "upstreamConnections=pooled", OverHttpClient],
+        RawPerClientEpoll => ["mode=raw", "upstreamConnections=perClient", "transport=epoll", OverHttpClient],
+        RawPooledEpoll => ["mode=raw", "upstreamConnections=pooled", "transport=epoll", OverHttpClient],
         HttpClient => ["mode=httpclient"],
         HttpClientSharedRoundRobin => ["mode=httpclient", "shareClients=true", "shareClients.roundRobin=true", "shareClients.count=4"],
         HttpClientWithContext => ["mode=httpclient-httpcontext"],
         Yarp => ["mode=yarp"],
         YarpSharedRoundRobin => ["mode=yarp", "shareClients=true", "shareClients.roundRobin=true", "shareClients.count=4"],
-        RawPerClientOwnHttp2 => [.. ModeSettings(RawPerClient), "http2.client=llrp"],
-        RawPooledOwnHttp2 => [.. ModeSettings(RawPooled), "http2.client=llrp"],
-        RawPooledEpollOwnHttp2 => [.. ModeSettings(RawPooledEpoll), "http2.client=llrp"],
+        RawPerClientOwnHttp2 => ["mode=raw", "upstreamConnections=perClient", "http2.client=llrp"],
+        RawPooledOwnHttp2 => ["mode=raw", "upstreamConnections=pooled", "http2.client=llrp"],
+        RawPooledEpollOwnHttp2 => ["mode=raw", "upstreamConnections=pooled", "transport=epoll", "http2.client=llrp"],
         _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, "Not a configuration of LlrpModes."),
     };
 

@@ -240,11 +240,11 @@ public sealed class ProxyOptionsReaderTests
         Assert.Contains("kestrel, llrp", e.Message, StringComparison.Ordinal);
     }
 
-    /// <summary><c>http2.client</c>: HttpClient unless told, raw mode's own with <c>llrp</c>; another name is refused naming the ones there are.</summary>
+    /// <summary><c>http2.client</c>: raw mode's own unless told, HttpClient with <c>httpclient</c>; another name is refused naming the ones there are.</summary>
     [Fact]
     public void Read_Http2Client()
     {
-        Assert.Equal(Http2ClientKind.HttpClient, ConfiguredOptions.Read().Http2Client);
+        Assert.Equal(Http2ClientKind.Llrp, ConfiguredOptions.Read().Http2Client);
         Assert.Equal(Http2ClientKind.Llrp, ConfiguredOptions.Read(("http2.client", "LLRP")).Http2Client);
         Assert.Equal(Http2ClientKind.HttpClient, ConfiguredOptions.Read(("http2.client", "httpclient")).Http2Client);
         var e = Assert.Throws<ProxyConfigurationException>(() => ConfiguredOptions.Read(("http2.client", "nghttp2")));

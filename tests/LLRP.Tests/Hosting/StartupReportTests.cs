@@ -140,7 +140,7 @@ public sealed class StartupReportTests
 
         var report = StartupReport.Describe(options, ["http://127.0.0.1:8080"], [], [], transportQueues: 2);
 
-        Assert.Equal(overHttpClient, report.Contains("HTTP/2 to destinations on several connections when one's streams are all in use, HTTP/1.1 clients' requests over raw mode's HttpClient forwarder (its own client speaks HTTP/1.1 only; an upgrade request stays on HTTP/1.1)", StringComparison.Ordinal));
+        Assert.Equal(overHttpClient, report.Contains("HTTP/2 to destinations on several connections when one's streams are all in use, HTTP/1.1 clients' requests over raw mode's HttpClient forwarder (its own HTTP/2 client, http2.client, carries HTTP/2 clients' streams only; an upgrade request stays on HTTP/1.1)", StringComparison.Ordinal));
         Assert.DoesNotContain("raw mode sends HTTP/1.1 clients' requests over HTTP/1.1", report, StringComparison.Ordinal);
         Assert.Contains("HTTP/2 to destinations", report, StringComparison.Ordinal);
     }

@@ -604,7 +604,6 @@ internal sealed partial class Http2ClientConnection
     /// <summary>Ends the connection: every stream still open fails (none was answered to its end), the pool forgets it, the transport goes.</summary>
     private async ValueTask CloseAsync()
     {
-        _owner.Remove(this);
         lock (_output.Sync)
         {
             _closed = true;
@@ -617,6 +616,8 @@ internal sealed partial class Http2ClientConnection
             _output.WakeWindowWaiters();
         }
 
+        // After the flag, so that a connection still joining its destination's set sees it closed (Http2DestinationConnections.OpenAsync).
+        _owner.Remove(this);
         CompleteHeads();
 
         _settingsReceived.TrySetResult(false);

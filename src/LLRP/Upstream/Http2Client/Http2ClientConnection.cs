@@ -13,7 +13,8 @@ namespace LLRP.Upstream.Http2Client;
 /// (<see cref="TryReserve"/>) within the destination's SETTINGS_MAX_CONCURRENT_STREAMS, opened with its HEADERS
 /// (<see cref="Open"/>), fed with DATA within both send windows (<see cref="SendDataAsync"/>), and given back
 /// (<see cref="Release"/>); what the exchange reads of a response body goes back to the destination as WINDOW_UPDATE
-/// (<see cref="Consumed"/>), so a client that reads slowly slows its destination down.
+/// (<see cref="Consumed"/>), so a client that reads slowly slows its destination down. A connection that carried no
+/// stream for the idle timeout ends with GOAWAY (<see cref="CloseIfIdle"/>).
 /// </summary>
 internal sealed partial class Http2ClientConnection
 {
@@ -34,6 +35,15 @@ internal sealed partial class Http2ClientConnection
     private int _peerInitialWindow = Http2Settings.MinWindowSize;
     private int _peerMaxFrameSize = Http2Settings.MinFrameSize;
     private bool _closed;
+    private bool _closedIdle;
+    private Task _reading = Task.CompletedTask;
+    private TimeSpan _closeTimeout;
+
+    /// <summary><see cref="Environment.TickCount64"/> when a sweep first saw the connection with no stream; 0 when it has one.</summary>
+    private long _idleSince;
+
+    /// <summary>The next stream id when <see cref="_idleSince"/> was taken: a stream opened since ends the idle time.</summary>
+    private int _idleNextStreamId;
 
     /// <param name="transport">The connection, opened by the upstream connector.</param>
     /// <param name="owner">The destination's connections, told when this one ends.</param>
@@ -48,8 +58,20 @@ internal sealed partial class Http2ClientConnection
         _receiveWindow = ConnectionWindow;
     }
 
-    /// <summary>The destination sent GOAWAY, or the connection ended: no new stream goes on it. Under the output's lock.</summary>
-    private bool Unusable => _closed || _goAwayReceived || _nextStreamId < 0;
+    /// <summary>The destination sent GOAWAY, the connection ended or was closed idle: no new stream goes on it. Under the output's lock.</summary>
+    private bool Unusable => _closed || _goAwayReceived || _closedIdle || _nextStreamId < 0;
+
+    /// <summary>New streams may go on the connection (not <see cref="Unusable"/>).</summary>
+    public bool IsUsable
+    {
+        get
+        {
+            lock (_output.Sync)
+            {
+                return !Unusable;
+            }
+        }
+    }
 
     /// <summary>
     /// Sends the preface (RFC 9113 §3.4): the magic, our SETTINGS (no push, our windows and header list limit) and the
@@ -59,6 +81,7 @@ internal sealed partial class Http2ClientConnection
     /// <returns>False when the destination did not answer with HTTP/2 in time: the connection is closed.</returns>
     public async ValueTask<bool> StartAsync(TimeSpan timeout)
     {
+        _closeTimeout = timeout;
         lock (_output.Sync)
         {
             var writer = _output.Writer;
@@ -73,7 +96,7 @@ internal sealed partial class Http2ClientConnection
             _output.ScheduleFlush();
         }
 
-        _ = ReadLoopAsync();
+        _reading = ReadLoopAsync();
         try
         {
             return await _settingsReceived.Task.WaitAsync(timeout);
@@ -82,6 +105,60 @@ internal sealed partial class Http2ClientConnection
         {
             _transport.Abort();
             return false;
+        }
+    }
+
+    /// <summary>
+    /// Closes the connection when it carried no stream for <paramref name="idleTimeoutMs"/>, as the sweeps see it: no stream
+    /// in flight at one sweep, none opened since, and the time passed. GOAWAY with NO_ERROR goes first (RFC 9113 §6.8: the
+    /// graceful end, its last stream id 0 as a client processes no stream the server opens), then our end of the connection
+    /// is closed; the destination is given the connect timeout to close its end before the connection is aborted.
+    /// </summary>
+    /// <returns>True when the connection is closing now: it leaves its destination's set.</returns>
+    public bool CloseIfIdle(long now, long idleTimeoutMs)
+    {
+        lock (_output.Sync)
+        {
+            if (Unusable)
+            {
+                return false;
+            }
+
+            var idle = _streams.Count == 0 && _reserved == 0;
+            if (!idle || _idleSince == 0 || _idleNextStreamId != _nextStreamId)
+            {
+                (_idleSince, _idleNextStreamId) = (idle ? now : 0, _nextStreamId);
+                return false;
+            }
+
+            if (now - _idleSince < idleTimeoutMs)
+            {
+                return false;
+            }
+
+            _closedIdle = true;
+            if (!_output.IsClosed)
+            {
+                FrameWriter.WriteGoAway(_output.Writer, 0, Http2ErrorCode.NoError, default);
+                _output.ScheduleFlush();
+            }
+        }
+
+        _ = EndIdleAsync();
+        return true;
+    }
+
+    /// <summary>Flushes the GOAWAY and ends our side; aborts the connection if the destination has not closed its end in time.</summary>
+    private async Task EndIdleAsync()
+    {
+        await _output.CompleteAsync();
+        try
+        {
+            await _reading.WaitAsync(_closeTimeout);
+        }
+        catch (TimeoutException)
+        {
+            _transport.Abort();
         }
     }
 

@@ -5,19 +5,88 @@ using LLRP.Upstream.Sockets;
 
 namespace LLRP.Upstream.Http2Client;
 
-/// <summary>Raw mode's HTTP/2 connections to destinations, per destination (<see cref="Http2DestinationConnections"/>); shared by every stream.</summary>
-internal sealed class Http2ClientPool
+/// <summary>
+/// Raw mode's HTTP/2 connections to destinations, per destination (<see cref="Http2DestinationConnections"/>); shared by
+/// every stream. An <c>http</c> destination is reached by prior knowledge (RFC 9113 §3.3), an <c>https</c> one by ALPN
+/// <c>h2</c> (§3.2): where it chooses <c>http/1.1</c> and its cluster lets HTTP/2 fall back (<c>RequestVersionOrLower</c>),
+/// that is remembered (<see cref="ChoseHttp11"/>) and its requests go over HTTP/1.1; where the cluster asks HTTP/2
+/// exactly, the connection counts as a failed TLS handshake, logged with why (502). Connections that carried no stream
+/// for the idle timeout are closed by a sweep once a second.
+/// </summary>
+internal sealed class Http2ClientPool : IDisposable
 {
-    private readonly ConcurrentDictionary<DestinationEndpoint, Http2DestinationConnections> _destinations = new();
-    private readonly Func<DestinationEndpoint, Http2DestinationConnections> _create;
+    private readonly ConcurrentDictionary<(DestinationEndpoint, bool OffersHttp11), Http2DestinationConnections> _destinations = new();
+    private readonly ConcurrentDictionary<DestinationEndpoint, bool> _choseHttp11 = new();
+    private readonly Func<(DestinationEndpoint, bool), Http2DestinationConnections> _create;
+    private readonly IUpstreamConnectionFactory _connector;
+    private readonly UpstreamConnector _tls;
+    private readonly FailureLog _failures;
+    private readonly long _idleTimeoutMs;
+    private readonly Timer _sweeper;
 
-    /// <param name="connector">Opens the connections.</param>
+    /// <param name="connector">Opens the connections to <c>http</c> destinations (TCP, the epoll transport in raw mode when configured).</param>
+    /// <param name="tls">Opens the connections to <c>https</c> destinations, with ALPN.</param>
+    /// <param name="failures">Where a destination that refuses <c>h2</c> to a cluster asking it exactly is logged.</param>
     /// <param name="maxResponseHeadSize">The most bytes a response's fields may take.</param>
     /// <param name="connectTimeout">Also the time a new connection has to send its SETTINGS.</param>
-    public Http2ClientPool(IUpstreamConnectionFactory connector, int maxResponseHeadSize, TimeSpan connectTimeout)
-        => _create = destination => new Http2DestinationConnections(destination, connector, maxResponseHeadSize, connectTimeout);
+    /// <param name="idleTimeout">A connection with no stream for this long is closed (<c>pool.idleTimeoutMs</c>).</param>
+    public Http2ClientPool(
+        IUpstreamConnectionFactory connector, UpstreamConnector tls, FailureLog failures, int maxResponseHeadSize, TimeSpan connectTimeout, TimeSpan idleTimeout)
+    {
+        (_connector, _tls, _failures) = (connector, tls, failures);
+        _idleTimeoutMs = (long)idleTimeout.TotalMilliseconds;
+        _create = key => new Http2DestinationConnections(key.Item1, key.Item2, this, maxResponseHeadSize, connectTimeout);
+        _sweeper = new Timer(static state => ((Http2ClientPool)state!).CloseIdle(), this, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
+    }
 
-    /// <summary>A connection to <paramref name="destination"/> with a stream slot reserved, or why none could be had.</summary>
-    public ValueTask<(Http2ClientConnection? Connection, ForwarderError Error)> AcquireAsync(DestinationEndpoint destination)
-        => _destinations.GetOrAdd(destination, _create).AcquireAsync();
+    /// <summary>
+    /// A connection to <paramref name="destination"/> with a stream slot reserved, or why none could be had;
+    /// <paramref name="offersHttp11"/>: ALPN offers <c>http/1.1</c> after <c>h2</c> (the cluster may fall back).
+    /// </summary>
+    public ValueTask<(Http2ClientConnection? Connection, ForwarderError Error)> AcquireAsync(DestinationEndpoint destination, bool offersHttp11)
+        => _destinations.GetOrAdd((destination, offersHttp11), _create).AcquireAsync();
+
+    /// <summary>The <c>https</c> destination chose <c>http/1.1</c> when offered both by ALPN: HTTP/2 is not asked of it again.</summary>
+    public bool ChoseHttp11(DestinationEndpoint destination) => !_choseHttp11.IsEmpty && _choseHttp11.ContainsKey(destination);
+
+    /// <summary>Opens a connection that speaks HTTP/2 to <paramref name="destination"/>.</summary>
+    /// <exception cref="UpstreamException">Refused, unreachable, timed out, the TLS handshake failed or chose other than <c>h2</c>.</exception>
+    public async ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint destination, bool offersHttp11)
+    {
+        if (!destination.IsTls)
+        {
+            return await _connector.ConnectAsync(destination, default);
+        }
+
+        var (connection, http2) = await _tls.ConnectHttp2Async(destination, offersHttp11);
+        if (http2)
+        {
+            return connection;
+        }
+
+        connection.Abort();
+        await connection.DisposeAsync();
+        if (offersHttp11)
+        {
+            _choseHttp11[destination] = true;
+        }
+        else
+        {
+            _failures.TlsHandshakeFailed(destination.Host, "ALPN: the destination did not choose h2, which its cluster asks with RequestVersionExact or RequestVersionOrHigher");
+        }
+
+        throw new UpstreamException(ForwarderError.TlsHandshakeFailed);
+    }
+
+    /// <summary>Stops the sweep; the connections end with the process.</summary>
+    public void Dispose() => _sweeper.Dispose();
+
+    private void CloseIdle()
+    {
+        var now = Environment.TickCount64;
+        foreach (var destination in _destinations.Values)
+        {
+            destination.CloseIdle(now, _idleTimeoutMs);
+        }
+    }
 }

@@ -8,12 +8,17 @@ namespace LLRP.Upstream.Http2Client;
 /// The HTTP/2 connections to one destination: a stream goes on the first with a slot free under the destination's
 /// SETTINGS_MAX_CONCURRENT_STREAMS, and a new connection opens only when every open one is full (as SocketsHttpHandler
 /// with <c>EnableMultipleHttp2Connections</c>); streams that find none wait for the one connection being opened.
+/// A new connection joins the set only once the destination's SETTINGS arrived: RFC 9113 §3.4 would let requests go
+/// before them, but its SETTINGS_MAX_CONCURRENT_STREAMS is unknown until then (§6.5.2: unlimited until set), so streams
+/// sent early could pass the limit and be refused. A connection that ended, was told to go away or was closed idle
+/// leaves the set.
 /// </summary>
 /// <param name="destination">Where the connections go.</param>
-/// <param name="connector">Opens them (TCP, the epoll transport in raw mode when configured).</param>
+/// <param name="offersHttp11">ALPN offers <c>http/1.1</c> after <c>h2</c> (<see cref="Http2ClientPool.ConnectAsync"/>).</param>
+/// <param name="pool">Opens the connections.</param>
 /// <param name="maxResponseHeadSize">The most bytes a response's fields may take.</param>
 /// <param name="settingsTimeout">How long a new connection may take to send its SETTINGS (the connect timeout).</param>
-internal sealed class Http2DestinationConnections(DestinationEndpoint destination, IUpstreamConnectionFactory connector, int maxResponseHeadSize, TimeSpan settingsTimeout)
+internal sealed class Http2DestinationConnections(DestinationEndpoint destination, bool offersHttp11, Http2ClientPool pool, int maxResponseHeadSize, TimeSpan settingsTimeout)
 {
     /// <summary>How many new connections one stream may see fill up before it gets a slot, before it gives up.</summary>
     private const int MaxOpenings = 3;
@@ -79,7 +84,7 @@ internal sealed class Http2DestinationConnections(DestinationEndpoint destinatio
         UpstreamConnection transport;
         try
         {
-            transport = await connector.ConnectAsync(destination, default);
+            transport = await pool.ConnectAsync(destination, offersHttp11);
         }
         catch (UpstreamException e)
         {
@@ -87,12 +92,34 @@ internal sealed class Http2DestinationConnections(DestinationEndpoint destinatio
         }
 
         var connection = new Http2ClientConnection(transport, this, maxResponseHeadSize);
-        lock (_sync)
-        {
-            _open = [.. _open, connection];
-        }
 
         // A destination that does not answer the preface with SETTINGS does not speak HTTP/2 there: not connected.
-        return await connection.StartAsync(settingsTimeout) ? (connection, ForwarderError.None) : (null, ForwarderError.ConnectFailed);
+        if (!await connection.StartAsync(settingsTimeout))
+        {
+            return (null, ForwarderError.ConnectFailed);
+        }
+
+        lock (_sync)
+        {
+            // One that ended or went away meanwhile has already asked to leave (Remove): it does not join.
+            if (connection.IsUsable)
+            {
+                _open = [.. _open, connection];
+            }
+        }
+
+        return (connection, ForwarderError.None);
+    }
+
+    /// <summary>Closes the connections that carried no stream for <paramref name="idleTimeoutMs"/> (<see cref="Http2ClientConnection.CloseIfIdle"/>).</summary>
+    public void CloseIdle(long now, long idleTimeoutMs)
+    {
+        foreach (var connection in _open)
+        {
+            if (connection.CloseIfIdle(now, idleTimeoutMs))
+            {
+                Remove(connection);
+            }
+        }
     }
 }

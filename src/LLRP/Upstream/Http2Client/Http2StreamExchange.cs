@@ -16,7 +16,7 @@ namespace LLRP.Upstream.Http2Client;
 
 /// <summary>
 /// Raw mode's exchange for an HTTP/2 request stream bound for a destination that speaks HTTP/2 (h2c by prior
-/// knowledge): on a stream of a shared <see cref="Http2ClientConnection"/>, the head goes as a field block of the
+/// knowledge, h2 by ALPN): on a stream of a shared <see cref="Http2ClientConnection"/>, the head goes as a field block of the
 /// <see cref="RequestRewriter"/>'s fields (<see cref="RequestFieldBlock"/>), the body as DATA as it arrives (its
 /// trailers ending it), and the response head, checked by RFC 9113 §8's rules while decoded, is validated by raw mode's
 /// rules (<see cref="HttpClient.RenderedResponseHead"/>) within the response headers timeout. A stream the destination
@@ -39,13 +39,25 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
     private ResponseHead? _response;
 
     /// <summary>
-    /// Whether a cluster's streams go over this client rather than HttpClient: HTTP/2 asked by prior knowledge (version 2,
-    /// not <c>RequestVersionOrLower</c>, as HttpClient decides) of an <c>http</c> destination, connections added as streams
-    /// fill them, and no PROXY protocol header (which speaks for one client connection).
+    /// Whether a cluster's streams go over this client rather than HttpClient: version 2 asked, connections added as streams
+    /// fill them, no PROXY protocol header (which speaks for one client connection), and HTTP/2 as HttpClient would choose
+    /// it: of an <c>http</c> destination by prior knowledge unless the policy is <c>RequestVersionOrLower</c> (which asks
+    /// HTTP/1.1 there), of an <c>https</c> one by ALPN unless it chose <c>http/1.1</c> where the policy lets it fall back
+    /// (<see cref="Http2ClientPool.ChoseHttp11"/>).
     /// </summary>
-    public static bool Takes(ClusterOptions cluster, DestinationEndpoint destination)
-        => cluster.HttpVersion.Major == 2 && cluster.VersionPolicy != HttpVersionPolicy.RequestVersionOrLower && cluster.EnableMultipleHttp2Connections
-           && !destination.IsTls && destination.ProxyProtocol == ProxyProtocolVersion.None;
+    public bool Takes(ClusterOptions cluster, DestinationEndpoint destination)
+        => cluster.HttpVersion.Major == 2 && cluster.EnableMultipleHttp2Connections && destination.ProxyProtocol == ProxyProtocolVersion.None
+           && (cluster.VersionPolicy != HttpVersionPolicy.RequestVersionOrLower || (destination.IsTls && !pool.ChoseHttp11(destination)));
+
+    /// <summary>
+    /// The stream's cluster lets HTTP/2 fall back to HTTP/1.1 (<c>RequestVersionOrLower</c>): ALPN offers <c>http/1.1</c>
+    /// after <c>h2</c>, and a destination that chooses it fails the stream before anything was sent, its requests going
+    /// over HTTP/1.1 from then on (<see cref="Takes"/>). Set before <see cref="SendAsync"/>.
+    /// </summary>
+    public bool OffersHttp11 { get; set; }
+
+    /// <summary>The destination chose <c>http/1.1</c> by ALPN where <see cref="OffersHttp11"/> let it: its streams go over HTTP/1.1.</summary>
+    public bool FellBackToHttp11(DestinationEndpoint destination) => OffersHttp11 && pool.ChoseHttp11(destination);
 
     public ResponseHead Response => _response ?? throw new InvalidOperationException($"{nameof(SendAsync)} comes first.");
 
@@ -57,7 +69,7 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
         var resent = false;
         while (true)
         {
-            var (connection, error) = await pool.AcquireAsync(destination);
+            var (connection, error) = await pool.AcquireAsync(destination, OffersHttp11);
             if (connection is null)
             {
                 return error;

@@ -32,8 +32,9 @@ namespace LLRP.Upstream.HttpClient;
 /// A request to a destination sending the PROXY protocol goes over that exchange in raw mode with either strategy, on a
 /// connection of its own that starts with the header of the stream's client (HttpClient's shared connections can carry
 /// no one client's header).
-/// In raw mode with <c>http2.client</c> <c>llrp</c>, a request for a destination its cluster asks HTTP/2 of by prior
-/// knowledge goes over raw mode's own HTTP/2 client instead (<see cref="Http2StreamExchange"/>), by the same steps.
+/// In raw mode with <c>http2.client</c> <c>llrp</c>, a request for a destination its cluster asks HTTP/2 of (h2c by prior
+/// knowledge, h2 by ALPN) goes over raw mode's own HTTP/2 client instead (<see cref="Http2StreamExchange"/>), by the same
+/// steps; one whose <c>https</c> destination chose <c>http/1.1</c> where the cluster lets it goes over HttpClient.
 /// Failures are returned: before the response started the front end answers them, after it the stream is reset.
 /// Reused stream after stream (<see cref="Begin"/> … <see cref="End"/>), so its caches (field strings, target URI,
 /// method) and buffers serve the next stream as a connection's forwarder serves its next request.
@@ -63,6 +64,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     private long _destinationChosen;
     private RequestHead? _pooledHead;
     private IStreamExchange? _exchange;
+    private BodyKind _body;
     private bool _ownHttp2;
     private Action<long>? _counted;
 
@@ -121,7 +123,12 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _responseHeadersTimeout = cluster.ResponseHeadersTimeout;
         _version = (cluster.HttpVersion, cluster.VersionPolicy);
         _asksHttp2 = cluster.AsksHttp2;
-        _ownHttp2 = http2 is not null && Http2StreamExchange.Takes(cluster, destination);
+        _ownHttp2 = http2 is not null && http2.Takes(cluster, destination);
+        if (_ownHttp2)
+        {
+            http2!.OffersHttp11 = cluster.VersionPolicy == HttpVersionPolicy.RequestVersionOrLower;
+        }
+
         _uris.Retarget(destination);
         return ValueTask.FromResult(ForwarderError.None);
     }
@@ -130,19 +137,24 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     {
         _message?.Dispose();
         _message = null;
-        var context = Context;
         _isHead = head.IsHeadMethod;
         // A cluster sending the PROXY protocol is at HTTP/1.x (ProxyOptionsReader refuses it when it asks HTTP/2).
         _exchange = pooled is not null && (_destination!.ProxyProtocol != ProxyProtocolVersion.None || (pooled.SharesConnections && !_asksHttp2)) ? pooled
             : _ownHttp2 ? http2 : null;
         _pooledHead = _exchange is null ? null : head;
-        if (_pooledHead is not null)
+        _body = body;
+        if (_pooledHead is null)
         {
-            return;
+            _message = NewMessage(head, body);
         }
+    }
 
+    /// <summary>The request as an <see cref="HttpRequestMessage"/> for HttpClient: the rewriter's target and fields, the body streamed as it arrives.</summary>
+    private HttpRequestMessage NewMessage(RequestHead head, BodyKind body)
+    {
+        var context = Context;
         var rewriter = _rewriter!;
-        var request = _message = new HttpRequestMessage
+        var request = new HttpRequestMessage
         {
             Method = _methods.Get(head.Method),
             RequestUri = _uris.Get(rewriter.RenderTarget(head, _target)),
@@ -157,10 +169,32 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
 
         var fields = new MessageFieldSink(request, _strings, _destination!.Authority, static () => new ByteArrayContent([]));
         rewriter.WriteFields(head, ref fields);
+        return request;
     }
 
     public ValueTask<ForwardResult> ForwardAsync(ClientRequestBody? body)
-        => _pooledHead is { } head ? ForwardPooledAsync(_exchange!, head) : ForwardOverHttpClientAsync();
+        => _pooledHead is not { } head ? ForwardOverHttpClientAsync()
+            : _exchange == http2 && http2!.OffersHttp11 ? ForwardOrFallBackAsync(head)
+            : ForwardPooledAsync(_exchange!, head);
+
+    /// <summary>
+    /// Over raw mode's own HTTP/2 client to an <c>https</c> destination whose cluster lets HTTP/2 fall back: when the
+    /// destination chose <c>http/1.1</c> by ALPN (the stream failed before anything was sent), over HttpClient, which
+    /// speaks HTTP/1.1 to it as it does for the streams after (<see cref="Http2StreamExchange.Takes"/>).
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
+    private async ValueTask<ForwardResult> ForwardOrFallBackAsync(RequestHead head)
+    {
+        var result = await ForwardPooledAsync(http2!, head);
+        if (result.Started || result.Error != ForwarderError.TlsHandshakeFailed || !http2!.FellBackToHttp11(_destination!))
+        {
+            return result;
+        }
+
+        (_pooledHead, _exchange) = (null, null);
+        _message = NewMessage(head, _body);
+        return await ForwardOverHttpClientAsync();
+    }
 
     private async ValueTask<ForwardResult> ForwardOverHttpClientAsync()
     {

@@ -22,6 +22,9 @@ internal sealed class SslPipeConnection : PipeConnection
         Start();
     }
 
+    /// <summary>The protocol the destination chose by ALPN (RFC 7301); empty when it chose none.</summary>
+    public SslApplicationProtocol ApplicationProtocol => _stream.NegotiatedApplicationProtocol;
+
     protected override ValueTask<int> WaitForDataAsync() => _stream.ReadAsync(Memory<byte>.Empty);
 
     protected override ValueTask<int> ReceiveAsync(Memory<byte> buffer) => _stream.ReadAsync(buffer);

@@ -10,7 +10,8 @@ namespace LLRP.Upstream.Sockets;
 /// <summary>
 /// Opens upstream connections within the connect timeout: over <see cref="SocketPipeConnection"/> to an <c>http</c>
 /// destination; to an <c>https</c> one, a TLS handshake follows the connect (within the same timeout) and the connection
-/// runs over <see cref="SslPipeConnection"/>. A PROXY protocol header goes first, on the TCP connection, before the handshake.
+/// runs over <see cref="SslPipeConnection"/>; for raw mode's own HTTP/2 client, with ALPN <c>h2</c>
+/// (<see cref="ConnectHttp2Async"/>). A PROXY protocol header goes first, on the TCP connection, before the handshake.
 /// </summary>
 internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metrics, DestinationCertificateCheck check, FailureLog failures) : IUpstreamConnectionFactory
 {
@@ -18,19 +19,53 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
     private readonly bool _inlineScheduling = options.InlineScheduling;
     private readonly ConcurrentDictionary<DestinationEndpoint, SslClientAuthenticationOptions> _tls = new();
     private readonly Func<DestinationEndpoint, SslClientAuthenticationOptions> _newTls = destination => DestinationTls.ClientOptions(destination, destination.AcceptsAnyCertificate, check);
+    private readonly ConcurrentDictionary<DestinationEndpoint, SslClientAuthenticationOptions> _http2Tls = new();
+    private readonly Func<DestinationEndpoint, SslClientAuthenticationOptions> _newHttp2Tls = destination => DestinationTls.Http2ClientOptions(destination, offersHttp11: false, check);
+    private readonly ConcurrentDictionary<DestinationEndpoint, SslClientAuthenticationOptions> _http2OrHttp11Tls = new();
+    private readonly Func<DestinationEndpoint, SslClientAuthenticationOptions> _newHttp2OrHttp11Tls = destination => DestinationTls.Http2ClientOptions(destination, offersHttp11: true, check);
 
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
     public async ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint destination, ReadOnlyMemory<byte> proxyHeader)
     {
-        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         using var timeout = new CancellationTokenSource(_connectTimeout);
+        var socket = await ConnectSocketAsync(destination, proxyHeader, timeout.Token);
+        ConnectionContext transport = destination.IsTls
+            ? await AuthenticateAsync(socket, _tls.GetOrAdd(destination, _newTls), timeout.Token)
+            : new SocketPipeConnection(socket, _inlineScheduling);
+        metrics.UpstreamConnectionOpened();
+        return new UpstreamConnection(transport, destination, metrics);
+    }
+
+    /// <summary>
+    /// Opens a TLS connection to an <c>https</c> destination for HTTP/2 (RFC 9113 §3.2), within the connect timeout: ALPN
+    /// offers <c>h2</c>, and <c>http/1.1</c> after it when <paramref name="offersHttp11"/>; the same certificate rules as
+    /// <see cref="ConnectAsync"/>.
+    /// </summary>
+    /// <returns>The connection, and whether the destination chose <c>h2</c>.</returns>
+    /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
+    public async ValueTask<(UpstreamConnection Connection, bool Http2)> ConnectHttp2Async(DestinationEndpoint destination, bool offersHttp11)
+    {
+        using var timeout = new CancellationTokenSource(_connectTimeout);
+        var socket = await ConnectSocketAsync(destination, default, timeout.Token);
+        var tls = (offersHttp11 ? _http2OrHttp11Tls : _http2Tls).GetOrAdd(destination, offersHttp11 ? _newHttp2OrHttp11Tls : _newHttp2Tls);
+        var transport = await AuthenticateAsync(socket, tls, timeout.Token);
+        metrics.UpstreamConnectionOpened();
+        return (new UpstreamConnection(transport, destination, metrics), transport.ApplicationProtocol == SslApplicationProtocol.Http2);
+    }
+
+    /// <summary>Connects a socket to <paramref name="destination"/> and sends the PROXY protocol header, if any.</summary>
+    private static async ValueTask<Socket> ConnectSocketAsync(DestinationEndpoint destination, ReadOnlyMemory<byte> proxyHeader, CancellationToken timeout)
+    {
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
         {
-            await socket.ConnectAsync(destination.EndPoint, timeout.Token);
+            await socket.ConnectAsync(destination.EndPoint, timeout);
             if (!proxyHeader.IsEmpty)
             {
-                await socket.SendAsync(proxyHeader, SocketFlags.None, timeout.Token);
+                await socket.SendAsync(proxyHeader, SocketFlags.None, timeout);
             }
+
+            return socket;
         }
         catch (OperationCanceledException e)
         {
@@ -42,12 +77,6 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
             socket.Dispose();
             throw new UpstreamException(ForwarderError.ConnectFailed, e);
         }
-
-        ConnectionContext transport = destination.IsTls
-            ? await AuthenticateAsync(socket, _tls.GetOrAdd(destination, _newTls), timeout.Token)
-            : new SocketPipeConnection(socket, _inlineScheduling);
-        metrics.UpstreamConnectionOpened();
-        return new UpstreamConnection(transport, destination, metrics);
     }
 
     private async ValueTask<SslPipeConnection> AuthenticateAsync(Socket socket, SslClientAuthenticationOptions tls, CancellationToken cancellationToken)

@@ -1,0 +1,98 @@
+using System.Net;
+using LLRP.Downstream;
+using LLRP.FunctionalTests.Infrastructure;
+using LLRP.Hosting;
+using LLRP.Testing;
+
+namespace LLRP.FunctionalTests.Http2;
+
+/// <summary>
+/// A cluster at <c>HttpRequest:Version</c> 2 in front of an <c>https</c> destination (the bundled origin behind TLS with a
+/// self-signed certificate, trusted with <c>tls.downstreamInsecure</c>), an HTTP/2 client in front of the proxy, over
+/// both of raw mode's HTTP/2 clients (<c>http2.client</c> named): h2 chosen by ALPN (RFC 9113 §3.2), and what each
+/// <c>VersionPolicy</c> does when the destination speaks HTTP/1.1 only (YARP's meanings).
+/// </summary>
+public sealed class Http2TlsDestinationTests : IDisposable
+{
+    private readonly TestCertificate _certificate = TestCertificate.Create();
+
+    public static TheoryData<string, string> ModesAndPolicies => LlrpModes.Cross(
+        [LlrpModes.RawPooled, LlrpModes.RawPooledOwnHttp2], "RequestVersionExact", "RequestVersionOrLower");
+
+    public static TheoryData<string> Modes => new(LlrpModes.RawPooled, LlrpModes.RawPooledOwnHttp2);
+
+    public void Dispose() => _certificate.Dispose();
+
+    // RFC 9113 §3.2: over TLS, HTTP/2 is chosen by ALPN "h2"; a destination that offers both gets HTTP/2 under either policy.
+    [Theory]
+    [MemberData(nameof(ModesAndPolicies))]
+    public async Task AlpnH2_OriginHearsHttp2_Rfc9113_3_2(string mode, string policy)
+    {
+        await using var origin = await StartOriginAsync(http11Only: false);
+        await using var proxy = await StartProxyAsync(origin, mode, policy);
+        using var client = Http2Clients.Create();
+
+        for (var i = 0; i < 2; i++)
+        {
+            using var response = await client.PostAsync($"{proxy.Url}/echo", new StringContent($"body{i}"));
+
+            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+            Assert.Equal("HTTP/2", response.Headers.GetValues("X-Echo-Protocol").Single());
+            Assert.Equal($"body{i}", await response.Content.ReadAsStringAsync());
+        }
+    }
+
+    // YARP's RequestVersionOrLower: a destination that chooses http/1.1 by ALPN is answered over HTTP/1.1, request after request.
+    [Theory]
+    [MemberData(nameof(Modes))]
+    public async Task OriginHttp11Only_RequestVersionOrLower_FallsBackToHttp11(string mode)
+    {
+        await using var origin = await StartOriginAsync(http11Only: true);
+        await using var proxy = await StartProxyAsync(origin, mode, "RequestVersionOrLower");
+        using var client = Http2Clients.Create();
+
+        for (var i = 0; i < 3; i++)
+        {
+            using var response = await client.PostAsync($"{proxy.Url}/echo", new StringContent($"body{i}"));
+
+            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+            Assert.Equal("HTTP/1.1", response.Headers.GetValues("X-Echo-Protocol").Single());
+            Assert.Equal($"body{i}", await response.Content.ReadAsStringAsync());
+        }
+    }
+
+    // YARP's RequestVersionExact: a destination that does not choose h2 fails the request with 502; the own client says why (a TLS handshake without h2).
+    [Fact]
+    public async Task OriginHttp11Only_RequestVersionExact_502NamingTheHandshake()
+    {
+        await using var origin = await StartOriginAsync(http11Only: true);
+        await using var proxy = await StartProxyAsync(origin, LlrpModes.RawPooledOwnHttp2, "RequestVersionExact");
+        using var client = Http2Clients.Create();
+
+        using var response = await client.GetAsync($"{proxy.Url}/echo");
+
+        Assert.Equal(HttpStatusCode.BadGateway, response.StatusCode);
+        Assert.Contains(nameof(LLRP.Diagnostics.ForwarderError.TlsHandshakeFailed), await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+
+    private Task<HostedApp> StartOriginAsync(bool http11Only) => HostedApp.StartAsync(DownstreamHost.Build(
+    [
+        "--urls=https://127.0.0.1:0",
+        $"--Kestrel:Certificates:Default:Path={_certificate.PfxPath}",
+        $"--Kestrel:Certificates:Default:Password={TestCertificate.Password}",
+        .. http11Only ? ["--Kestrel:EndpointDefaults:Protocols=Http1"] : Array.Empty<string>(),
+    ]));
+
+    /// <summary>The proxy in <paramref name="mode"/>, every request routed to <paramref name="origin"/> at HTTP/2 with <paramref name="policy"/>.</summary>
+    private static Task<HostedApp> StartProxyAsync(HostedApp origin, string mode, string policy) => HostedApp.StartAsync(ProxyHost.Build(
+    [
+        "--urls=http://127.0.0.1:0",
+        "--tls.downstreamInsecure=true",
+        "--ReverseProxy:Routes:all:ClusterId=h2",
+        "--ReverseProxy:Routes:all:Match:Path={**any}",
+        $"--ReverseProxy:Clusters:h2:Destinations:origin:Address={origin.Url}",
+        "--ReverseProxy:Clusters:h2:HttpRequest:Version=2",
+        $"--ReverseProxy:Clusters:h2:HttpRequest:VersionPolicy={policy}",
+        .. LlrpModes.Settings(mode).Select(setting => "--" + setting),
+    ]));
+}
