@@ -244,46 +244,31 @@ internal sealed partial class Http2ClientConnection
         var id = _headerStreamId;
         var endStream = _headerEndStream;
         _headerStreamId = 0;
-        Http2ClientStream? stream;
-        short use;
+
+        // Decoded under the output's lock: a stream its exchange releases (timeout, client reset) is taken for its next
+        // request at once, maybe on another connection, so its head and trailers are written only while it is ours.
         lock (_output.Sync)
         {
-            if (!_streams.TryGetValue(id, out stream) || stream.RemoteEnded)
+            if (!_streams.TryGetValue(id, out var stream) || stream.RemoteEnded)
             {
                 ThrowIfIdle(id);
-                stream = null;
-            }
-
-            use = stream?.HeadUse ?? 0;
-        }
-
-        if (stream is null)
-        {
-            _decoder.Decode(block, default(DiscardingFieldSink));
-            return;
-        }
-
-        var trailers = stream.HeadReceived;
-        _fields.Begin(stream, trailers);
-        var tooLarge = false;
-        try
-        {
-            _decoder.Decode(block, _fields);
-        }
-        catch (HeaderListTooLargeException)
-        {
-            tooLarge = true;
-        }
-
-        _fields.End();
-        lock (_output.Sync)
-        {
-            if (!_streams.TryGetValue(id, out var current) || current != stream || stream.HeadUse != use)
-            {
-                // Released by its exchange while the block was decoded (its RST_STREAM is sent): nothing is given to it.
+                _decoder.Decode(block, default(DiscardingFieldSink));
                 return;
             }
 
+            var trailers = stream.HeadReceived;
+            _fields.Begin(stream, trailers);
+            var tooLarge = false;
+            try
+            {
+                _decoder.Decode(block, _fields);
+            }
+            catch (HeaderListTooLargeException)
+            {
+                tooLarge = true;
+            }
+
+            _fields.End();
             var status = _fields.Status;
             if (tooLarge || _fields.Malformed || (!trailers && (status == 101 || (status < 200 && endStream))) || (trailers && !endStream))
             {
@@ -299,7 +284,7 @@ internal sealed partial class Http2ClientConnection
             if (!trailers)
             {
                 stream.HeadReceived = true;
-                _heads.Add((stream, use, ForwarderError.None));
+                _heads.Add((stream, stream.HeadUse, ForwarderError.None));
             }
 
             if (endStream)
