@@ -17,9 +17,6 @@ namespace LLRP.Http2.Server;
 /// </summary>
 internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
 {
-    private static readonly PipeOptions BodyPipeOptions = new(
-        pauseWriterThreshold: 0, readerScheduler: PipeScheduler.ThreadPool, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);
-
     private readonly Http2Connection _connection;
     private readonly FrameOutput<Http2Stream> _output;
     private readonly DefaultHttpContext _context;
@@ -35,10 +32,10 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
     {
         _connection = connection;
         _output = output;
-        _requestBody = new Pipe(BodyPipeOptions);
+        _requestBody = new Pipe(connection.BodyPipeOptions);
         _bodyReader = new RequestBodyReader(this, _requestBody.Reader);
         _requestStream = _bodyReader.AsStream(leaveOpen: true);
-        _responseData = new Pipe(BodyPipeOptions);
+        _responseData = new Pipe(connection.BodyPipeOptions);
         _bodyWriter = new ResponseBodyWriter(this, _responseData.Writer);
         _responseStream = _bodyWriter.AsStream(leaveOpen: true);
         _features = NewFeatures();
