@@ -46,7 +46,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
         IsTls = tls;
         _input = connection.Transport.Input;
         _output = new FrameOutput<Http2Stream>(connection.Transport.Output);
-        BodyPipeOptions = new PipeOptions(
+        RequestBodyPipeOptions = new PipeOptions(
             pool: connection.Features.Get<IMemoryPoolFeature>()?.MemoryPool ?? MemoryPool<byte>.Shared,
             pauseWriterThreshold: 0,
             readerScheduler: PipeScheduler.ThreadPool,
@@ -68,12 +68,13 @@ internal sealed partial class Http2Connection : ITrackedConnection
     public IHttpConnectionFeature ConnectionFeature { get; }
 
     /// <summary>
-    /// The options of every stream's request body and response data pipes: their memory comes from the transport's pool
-    /// (the blocks its reads use), which any thread rents from and returns to. The runtime's shared array pool keeps a
-    /// few arrays per core, and a read of many streams' DATA rents an array per stream on the socket thread that the
-    /// streams give back later on the thread pool: it ran dry and allocated ~4 KiB per uploading stream.
+    /// The options of every stream's request body pipe: its memory comes from the transport's pool (the blocks its reads
+    /// use), which any thread rents from and returns to. The runtime's shared array pool keeps a few arrays per core, and
+    /// a read of many streams' DATA rents an array per stream on the socket thread that the streams give back later on
+    /// the thread pool: it ran dry and allocated ~4 KiB per uploading stream. (The response data pipe stays on the
+    /// array pool: measured, the transport's pool cost ~0.5% more of a GET's CPU there, and it is written and read on one thread.)
     /// </summary>
-    public PipeOptions BodyPipeOptions { get; }
+    public PipeOptions RequestBodyPipeOptions { get; }
 
     /// <summary>The client's SETTINGS_MAX_FRAME_SIZE (RFC 9113 §6.5.2). Under the output's lock.</summary>
     public int PeerMaxFrameSize { get; private set; } = Configuration.Http2Settings.MinFrameSize;

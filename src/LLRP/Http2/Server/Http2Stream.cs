@@ -17,6 +17,13 @@ namespace LLRP.Http2.Server;
 /// </summary>
 internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
 {
+    /// <summary>
+    /// The response data pipe's options: its memory from the runtime's shared array pool, whose per-thread slot serves it
+    /// best, since the pipe is written and read on the thread that relays the response.
+    /// </summary>
+    private static readonly PipeOptions ResponseDataPipeOptions = new(
+        pauseWriterThreshold: 0, readerScheduler: PipeScheduler.ThreadPool, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);
+
     private readonly Http2Connection _connection;
     private readonly FrameOutput<Http2Stream> _output;
     private readonly DefaultHttpContext _context;
@@ -32,10 +39,10 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
     {
         _connection = connection;
         _output = output;
-        _requestBody = new Pipe(connection.BodyPipeOptions);
+        _requestBody = new Pipe(connection.RequestBodyPipeOptions);
         _bodyReader = new RequestBodyReader(this, _requestBody.Reader);
         _requestStream = _bodyReader.AsStream(leaveOpen: true);
-        _responseData = new Pipe(connection.BodyPipeOptions);
+        _responseData = new Pipe(ResponseDataPipeOptions);
         _bodyWriter = new ResponseBodyWriter(this, _responseData.Writer);
         _responseStream = _bodyWriter.AsStream(leaveOpen: true);
         _features = NewFeatures();
