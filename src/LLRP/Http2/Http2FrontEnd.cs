@@ -31,7 +31,7 @@ namespace LLRP.Http2;
 /// 4. a failure is reported once and answered with <see cref="ErrorPolicy"/>'s status before the response started
 ///    (<see cref="StreamAnswers"/>), or resets the stream (RST_STREAM) after;
 /// 5. with the access log on, the stream's line is written once its exchange has ended (<see cref="StreamAccessLog"/>).
-/// The head's buffer, the forwarding rules and the forwarder come from <see cref="StreamPartsPool"/> and go back when the stream ends.
+/// The head's buffer, the forwarding rules, the forwarder and the routing come from <see cref="StreamPartsPool"/> and go back when the stream ends.
 /// </summary>
 internal sealed class Http2FrontEnd(
     ProxyOptions options,
@@ -105,7 +105,7 @@ internal sealed class Http2FrontEnd(
         rewriter.ForClient(client, tls ? HttpsScheme : HttpScheme);
         var forwarder = parts.Forwarder;
         forwarder.Begin(context, rewriter);
-        var routing = new ClientRouting(router, forwarder, rewriter, forwarder, _routing, tls ? 443 : 80);
+        var routing = parts.RoutingFor(router, _routing, tls);
         if (log is not null)
         {
             (log.Routing, log.Forwarder) = (routing, forwarder);

@@ -1,6 +1,7 @@
 using System.Net;
 using LLRP.ClientSide;
 using LLRP.Http1;
+using LLRP.Routing;
 using LLRP.Upstream.Http2Client;
 using LLRP.Upstream.HttpClient;
 using LLRP.Upstream.Sockets;
@@ -9,7 +10,7 @@ namespace LLRP.Http2;
 
 /// <summary>
 /// What the HTTP/2 front end needs for one request stream and can use again for the next: the rendered head and its
-/// buffer, the forwarding rules, the forwarder with its caches, and the last client's address as
+/// buffer, the forwarding rules, the forwarder with its caches, the routing, and the last client's address as
 /// <c>X-Forwarded-For</c> gets it. Held by one stream at a time (<see cref="StreamPartsPool"/>).
 /// </summary>
 /// <param name="invoker">The HttpClient end every HTTP/2 client shares.</param>
@@ -30,6 +31,21 @@ internal sealed class StreamParts(
 
     private IPAddress? _clientIp;
     private byte[] _client = [];
+    private ClientRouting? _routing;
+    private ClientRouting? _tlsRouting;
+
+    /// <summary>
+    /// The routing of a stream over these parts' forwarder and rules, made once per default port (80, or 443 over TLS) and
+    /// reused with the last stream's route and destination forgotten. The parts belong to one front end, whose
+    /// <paramref name="router"/> and <paramref name="services"/> are the same at every call.
+    /// </summary>
+    public ClientRouting RoutingFor(Router router, RoutingServices services, bool tls)
+    {
+        ref var routing = ref tls ? ref _tlsRouting : ref _routing;
+        routing ??= new ClientRouting(router, Forwarder, Rewriter, Forwarder, services, tls ? 443 : 80);
+        routing.Forget();
+        return routing;
+    }
 
     /// <summary>The client's address as <c>X-Forwarded-For</c> gets it (<see cref="ClientAddress"/>), made again only when it changes.</summary>
     public byte[] ClientAddressOf(IPAddress? address)

@@ -57,6 +57,12 @@ internal sealed class ClientRouting(Router router, IRequestForwarder forwarder, 
     public Destination? Destination => _destination;
 
     /// <summary>
+    /// Forgets the last batch's route and destination, for a routing that takes unrelated requests one after another (the
+    /// HTTP/2 front end reuses one across streams): a request refused before <see cref="BeginAsync"/> then shows none.
+    /// </summary>
+    public void Forget() => (_route, _destination, _affine) = (null, null, null);
+
+    /// <summary>
     /// Whether the request's path is fit for routing: without a dot-segment (RFC 3986 §5.2.4) wherever routes depend on
     /// the path, since the request is forwarded as received (RFC 9110 §7.7) and its origin would resolve it to another
     /// path than the one routed (<c>/public/../admin</c>).

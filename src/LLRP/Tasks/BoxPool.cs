@@ -21,6 +21,16 @@ internal static class BoxPool
     /// </summary>
     public const int MaxPerThread = 128;
 
+    /// <summary>
+    /// Most idle boxes of one method that threads pass to each other (<see cref="BoxExchange{TBox}"/>). Measured (own
+    /// HTTP/2 server, h2c to an HTTP/1.1 destination in raw mode, proxy on one core, <c>h2load -c32 -m10</c>: 320 streams in
+    /// flight, each starting on the thread pool and given back on the socket thread, whose own cache is full): with 128 the
+    /// exchange ran dry and overflowed in turn and ~250 B per request were still boxes; with 512, more than the streams in
+    /// flight, none (docs/benchmarks.md, <i>Pooled async method boxes</i>). At most 512 × ~250 B per method that passes
+    /// between threads, kept until the next gen2 collection.
+    /// </summary>
+    public const int MaxShared = 512;
+
     private static readonly List<WeakReference<Array>> _caches = [];
 
     /// <summary>
@@ -30,7 +40,7 @@ internal static class BoxPool
     /// </summary>
     public static bool Enabled { get; set; } = true;
 
-    /// <summary>Adds a thread's cache of one method's boxes (made once per thread and method) to those <see cref="Trim"/> empties.</summary>
+    /// <summary>Adds a thread's cache of one method's boxes (made once per thread and method), or a method's exchange, to those <see cref="Trim"/> empties.</summary>
     public static void Register(Array cache)
     {
         lock (_caches)

@@ -6,12 +6,16 @@ namespace LLRP.Tasks;
 /// The heap home of one suspended async method (its state machine, copied here at its first suspension) and the
 /// awaitable its caller holds. Boxes are kept per thread and per method, up to <see cref="BoxPool.MaxPerThread"/>: about
 /// one per request the thread has in flight, so that a busy proxy reuses them instead of allocating one per request
-/// (the runtime's pooling builder keeps one per thread and one per core), and all dropped at each gen2 collection.
+/// (the runtime's pooling builder keeps one per thread and one per core), and all dropped at each gen2 collection. A box
+/// given back on a thread whose cache is full, and taken by a thread whose cache is empty, passes through the method's
+/// <see cref="BoxExchange{TBox}"/>: for methods that start on one thread and end on another.
 /// </summary>
 internal sealed class PooledStateMachineBox<TResult, TStateMachine> : PooledBox<TResult>
     where TStateMachine : IAsyncStateMachine
 {
     private static readonly ContextCallback MoveNextInContext = static box => ((PooledStateMachineBox<TResult, TStateMachine>)box!).StateMachine.MoveNext();
+
+    private static readonly BoxExchange<PooledStateMachineBox<TResult, TStateMachine>> Exchange = new();
 
     [ThreadStatic]
     private static PooledStateMachineBox<TResult, TStateMachine>?[]? t_cache;
@@ -30,7 +34,7 @@ internal sealed class PooledStateMachineBox<TResult, TStateMachine> : PooledBox<
     /// <summary>The execution context captured at the last suspension, which the method resumes in; null when its flow is suppressed.</summary>
     public ExecutionContext? Context { get; set; }
 
-    /// <summary>An idle box of this method kept on this thread, or a new one.</summary>
+    /// <summary>An idle box of this method kept on this thread, else one another thread gave back, else a new one.</summary>
     public static PooledStateMachineBox<TResult, TStateMachine> Rent()
     {
         var cache = t_cache;
@@ -47,7 +51,7 @@ internal sealed class PooledStateMachineBox<TResult, TStateMachine> : PooledBox<
             t_cached = 0;
         }
 
-        return new PooledStateMachineBox<TResult, TStateMachine>();
+        return Exchange.TryTake() ?? new PooledStateMachineBox<TResult, TStateMachine>();
     }
 
     protected override void Return()
@@ -63,6 +67,10 @@ internal sealed class PooledStateMachineBox<TResult, TStateMachine> : PooledBox<
         if (t_cached < BoxPool.MaxPerThread)
         {
             cache[t_cached++] = this;
+        }
+        else
+        {
+            Exchange.TryAdd(this);
         }
     }
 

@@ -90,19 +90,49 @@ public sealed class PooledValueTaskBuilderInlineTests
     });
 
     [Fact]
-    public void Return_MoreThanTheBoundInFlight_KeepsOnlyTheBound()
+    public void Return_MoreThanBothBoundsInFlight_KeepsTheThreadsBoundAndTheExchangesOnly()
     {
         var thread = Worker.Start(() => WithoutGen2(() =>
         {
+            BoxPool.Trim();
+            var inFlight = BoxPool.MaxPerThread + BoxPool.MaxShared + 50;
             var first = new ConcurrentDictionary<object, int>();
-            RunAllAtOnce(BoxPool.MaxPerThread + 50, first);
+            RunAllAtOnce(inFlight, first);
             var second = new ConcurrentDictionary<object, int>();
-            RunAllAtOnce(BoxPool.MaxPerThread + 50, second);
+            RunAllAtOnce(inFlight, second);
 
-            Assert.Equal(BoxPool.MaxPerThread, second.Keys.Count(first.ContainsKey));
+            Assert.Equal(BoxPool.MaxPerThread + BoxPool.MaxShared, second.Keys.Count(first.ContainsKey));
         }));
 
         thread.Join();
+    }
+
+    [Fact]
+    public void Return_OnAnotherThreadWhoseCacheIsFull_StartingThreadTakesThoseBoxes()
+    {
+        WithoutGen2(() =>
+        {
+            BoxPool.Trim();
+            const int passed = 20;
+            var started = new ConcurrentDictionary<object, int>();
+            (TaskCompletionSource<int>[] Gates, ValueTask<int>[] Sums) methods = ([], []);
+            var starter = Worker.Start(() => methods = StartAll(BoxPool.MaxPerThread + passed, started));
+            starter.Join();
+
+            // The completing thread resumes every method inline and reads it: it keeps its bound, the rest goes on.
+            var completer = Worker.Start(() => CompleteAll(methods.Gates, methods.Sums));
+            completer.Join();
+
+            var again = new ConcurrentDictionary<object, int>();
+            var restarter = Worker.Start(() =>
+            {
+                var (gates, sums) = StartAll(passed, again);
+                CompleteAll(gates, sums);
+            });
+            restarter.Join();
+
+            Assert.Equal(passed, again.Keys.Count(started.ContainsKey));
+        });
     }
 
     [Fact]
@@ -211,14 +241,27 @@ public sealed class PooledValueTaskBuilderInlineTests
     /// <summary>Starts <paramref name="count"/> methods that all suspend, then completes and reads them all, on this thread.</summary>
     private static void RunAllAtOnce(int count, ConcurrentDictionary<object, int> boxes)
     {
+        var (gates, sums) = StartAll(count, boxes);
+        CompleteAll(gates, sums);
+    }
+
+    /// <summary>Starts <paramref name="count"/> methods that all suspend, each until its gate is completed.</summary>
+    private static (TaskCompletionSource<int>[] Gates, ValueTask<int>[] Sums) StartAll(int count, ConcurrentDictionary<object, int> boxes)
+    {
         var gates = Enumerable.Range(0, count).Select(i => new TaskCompletionSource<int>(i)).ToArray();
         var sums = gates.Select(gate => AddAfterAsync(1, new BoxRecorder<int>(gate, boxes))).ToArray();
-        for (var i = 0; i < count; i++)
+        return (gates, sums);
+    }
+
+    /// <summary>Completes every gate (each method resumes inline here) and reads every method's result, on this thread.</summary>
+    private static void CompleteAll(TaskCompletionSource<int>[] gates, ValueTask<int>[] sums)
+    {
+        for (var i = 0; i < gates.Length; i++)
         {
             gates[i].SetResult(i);
         }
 
-        for (var i = 0; i < count; i++)
+        for (var i = 0; i < gates.Length; i++)
         {
             Assert.Equal(i + 1, sums[i].GetAwaiter().GetResult());
         }

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
 using LLRP.Http2.Codec;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
@@ -16,12 +17,18 @@ namespace LLRP.Http2.Server;
 /// </summary>
 internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
 {
-    private static readonly PipeOptions BodyPipeOptions = new(
+    /// <summary>
+    /// The response data pipe's options: its memory from the runtime's shared array pool, whose per-thread slot serves it
+    /// best, since the pipe is written and read on the thread that relays the response.
+    /// </summary>
+    private static readonly PipeOptions ResponseDataPipeOptions = new(
         pauseWriterThreshold: 0, readerScheduler: PipeScheduler.ThreadPool, writerScheduler: PipeScheduler.Inline, useSynchronizationContext: false);
 
     private readonly Http2Connection _connection;
     private readonly FrameOutput<Http2Stream> _output;
     private readonly DefaultHttpContext _context;
+    private readonly Action _onApplicationEnded;
+    private ValueTaskAwaiter _application;
     private FeatureCollection _features;
     private int _featuresRevision;
     private CancellationTokenSource _abortSource = new();
@@ -32,15 +39,16 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
     {
         _connection = connection;
         _output = output;
-        _requestBody = new Pipe(BodyPipeOptions);
+        _requestBody = new Pipe(connection.RequestBodyPipeOptions);
         _bodyReader = new RequestBodyReader(this, _requestBody.Reader);
         _requestStream = _bodyReader.AsStream(leaveOpen: true);
-        _responseData = new Pipe(BodyPipeOptions);
+        _responseData = new Pipe(ResponseDataPipeOptions);
         _bodyWriter = new ResponseBodyWriter(this, _responseData.Writer);
         _responseStream = _bodyWriter.AsStream(leaveOpen: true);
         _features = NewFeatures();
         _featuresRevision = _features.Revision;
         _context = new DefaultHttpContext(_features);
+        _onApplicationEnded = OnApplicationEnded;
     }
 
     public int Id { get; private set; }
@@ -66,20 +74,52 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
         }
     }
 
-    /// <summary>Runs the front end on the stream and sends what it answered; then the connection takes the stream back.</summary>
-    void IThreadPoolWorkItem.Execute() => _ = RunAsync();
-
-    private async Task RunAsync()
+    /// <summary>
+    /// Runs the front end on the stream; once it returned, <see cref="OnApplicationEnded"/> sends what it answered. The
+    /// front end's <see cref="ValueTask"/> is awaited here with a continuation made once per stream object, not by an
+    /// async method, whose box would be allocated for every request (the front end always waits for its destination).
+    /// </summary>
+    void IThreadPoolWorkItem.Execute()
     {
         try
         {
-            await _connection.Application(_context);
+            _application = _connection.Application(_context).GetAwaiter();
+        }
+        catch (Exception)
+        {
+            FailResponse();
+            _application = default;
+        }
+
+        if (_application.IsCompleted)
+        {
+            OnApplicationEnded();
+        }
+        else
+        {
+            _application.UnsafeOnCompleted(_onApplicationEnded);
+        }
+    }
+
+    /// <summary>The front end returned (or failed): the response ends, then the connection takes the stream back.</summary>
+    private void OnApplicationEnded()
+    {
+        try
+        {
+            _application.GetResult();
         }
         catch (Exception)
         {
             FailResponse();
         }
 
+        _application = default;
+        _ = EndAsync();
+    }
+
+    /// <summary>Sends the rest of the response (an async method that suspends only while the client pushes back), then hands the stream back.</summary>
+    private async Task EndAsync()
+    {
         try
         {
             await EndResponseAsync();
