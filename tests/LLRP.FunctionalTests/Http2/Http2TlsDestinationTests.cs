@@ -21,6 +21,8 @@ public sealed class Http2TlsDestinationTests : IDisposable
 
     public static TheoryData<string> Modes => new(LlrpModes.RawPooled, LlrpModes.RawPooledOwnHttp2);
 
+    public static TheoryData<string> OwnHttp2Modes => new(LlrpModes.RawPooledOwnHttp2, LlrpModes.RawPerClientOwnHttp2);
+
     public void Dispose() => _certificate.Dispose();
 
     // RFC 9113 §3.2: over TLS, HTTP/2 is chosen by ALPN "h2"; a destination that offers both gets HTTP/2 under either policy.
@@ -61,6 +63,26 @@ public sealed class Http2TlsDestinationTests : IDisposable
         }
     }
 
+    // The fall-back to HTTP/1.1 authenticates the destination by its cluster's rule, as ALPN h2 did: the cluster accepts any
+    // certificate where tls.downstreamInsecure is off, so the self-signed one is taken on every request.
+    [Theory]
+    [MemberData(nameof(OwnHttp2Modes))]
+    public async Task OriginHttp11Only_RequestVersionOrLower_ClusterAcceptsAnyCertificate_FallsBackWithTheClusterRule(string mode)
+    {
+        await using var origin = await StartOriginAsync(http11Only: true);
+        await using var proxy = await StartProxyAsync(origin, mode, "RequestVersionOrLower", clusterAcceptsAnyCertificate: true);
+        using var client = Http2Clients.Create();
+
+        for (var i = 0; i < 3; i++)
+        {
+            using var response = await client.PostAsync($"{proxy.Url}/echo", new StringContent($"body{i}"));
+
+            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+            Assert.Equal("HTTP/1.1", response.Headers.GetValues("X-Echo-Protocol").Single());
+            Assert.Equal($"body{i}", await response.Content.ReadAsStringAsync());
+        }
+    }
+
     // YARP's RequestVersionExact: a destination that does not choose h2 fails the request with 502; the own client says why (a TLS handshake without h2).
     [Fact]
     public async Task OriginHttp11Only_RequestVersionExact_502NamingTheHandshake()
@@ -83,11 +105,14 @@ public sealed class Http2TlsDestinationTests : IDisposable
         .. http11Only ? ["--Kestrel:EndpointDefaults:Protocols=Http1"] : Array.Empty<string>(),
     ]));
 
-    /// <summary>The proxy in <paramref name="mode"/>, every request routed to <paramref name="origin"/> at HTTP/2 with <paramref name="policy"/>.</summary>
-    private static Task<HostedApp> StartProxyAsync(HostedApp origin, string mode, string policy) => HostedApp.StartAsync(ProxyHost.Build(
+    /// <summary>
+    /// The proxy in <paramref name="mode"/>, every request routed to <paramref name="origin"/> at HTTP/2 with <paramref name="policy"/>;
+    /// the origin's certificate accepted by <c>tls.downstreamInsecure</c>, or by the cluster's own rule when <paramref name="clusterAcceptsAnyCertificate"/>.
+    /// </summary>
+    private static Task<HostedApp> StartProxyAsync(HostedApp origin, string mode, string policy, bool clusterAcceptsAnyCertificate = false) => HostedApp.StartAsync(ProxyHost.Build(
     [
         "--urls=http://127.0.0.1:0",
-        "--tls.downstreamInsecure=true",
+        clusterAcceptsAnyCertificate ? "--ReverseProxy:Clusters:h2:HttpClient:DangerousAcceptAnyServerCertificate=true" : "--tls.downstreamInsecure=true",
         "--ReverseProxy:Routes:all:ClusterId=h2",
         "--ReverseProxy:Routes:all:Match:Path={**any}",
         $"--ReverseProxy:Clusters:h2:Destinations:origin:Address={origin.Url}",

@@ -43,9 +43,18 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
     /// HTTP/1.1 there), of an <c>https</c> one by ALPN unless it chose <c>http/1.1</c> where the policy lets it fall back
     /// (<see cref="Http2ClientPool.ChoseHttp11"/>).
     /// </summary>
-    public bool Takes(ClusterOptions cluster, DestinationEndpoint destination)
+    public bool Takes(ClusterOptions cluster, DestinationEndpoint destination) => Asks(cluster, destination) && !ChoseHttp11(cluster, destination);
+
+    /// <summary>
+    /// Whether a cluster's <c>https</c> destination, which this client would carry (<see cref="Takes"/>), chose <c>http/1.1</c>
+    /// by ALPN where the policy lets it fall back: its streams go over raw mode's HTTP/1.1 connections, with the same TLS rules.
+    /// </summary>
+    public bool ChoseHttp11(ClusterOptions cluster, DestinationEndpoint destination)
+        => cluster.VersionPolicy == HttpVersionPolicy.RequestVersionOrLower && Asks(cluster, destination) && pool.ChoseHttp11(destination);
+
+    private static bool Asks(ClusterOptions cluster, DestinationEndpoint destination)
         => cluster.HttpVersion.Major == 2 && cluster.EnableMultipleHttp2Connections && destination.ProxyProtocol == ProxyProtocolVersion.None
-           && (cluster.VersionPolicy != HttpVersionPolicy.RequestVersionOrLower || (destination.IsTls && !pool.ChoseHttp11(destination)));
+           && (cluster.VersionPolicy != HttpVersionPolicy.RequestVersionOrLower || destination.IsTls);
 
     /// <summary>
     /// The stream's cluster lets HTTP/2 fall back to HTTP/1.1 (<c>RequestVersionOrLower</c>): ALPN offers <c>http/1.1</c>
