@@ -83,18 +83,23 @@ public sealed class Http2TlsDestinationTests : IDisposable
         }
     }
 
-    // YARP's RequestVersionExact: a destination that does not choose h2 fails the request with 502; the own client says why (a TLS handshake without h2).
+    // YARP's RequestVersionExact: a destination that does not choose h2 fails the request with 502; the own client says why
+    // (a TLS handshake without h2), and the log names the protocol the destination refused (RFC 7301 §3.2's no_application_protocol).
     [Fact]
     public async Task OriginHttp11Only_RequestVersionExact_502NamingTheHandshake()
     {
         await using var origin = await StartOriginAsync(http11Only: true);
-        await using var proxy = await StartProxyAsync(origin, LlrpModes.RawPooledOwnHttp2, "RequestVersionExact");
+        using var root = ContentRoot.Empty();
+        await using var proxy = AppProcess.StartProxy(root.Path, [.. ProxySettings(origin, LlrpModes.RawPooledOwnHttp2, "RequestVersionExact")]);
         using var client = Http2Clients.Create();
 
-        using var response = await client.GetAsync($"{proxy.Url}/echo");
+        using var response = await client.GetAsync($"http://127.0.0.1:{await proxy.ListeningPortAsync("LLRP listening on ")}/echo");
+        var logged = await proxy.LineAsync("TLS handshake with destination");
+        await proxy.TerminateAsync();
 
         Assert.Equal(HttpStatusCode.BadGateway, response.StatusCode);
         Assert.Contains(nameof(LLRP.Diagnostics.ForwarderError.TlsHandshakeFailed), await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+        Assert.Contains("the destination offers none of the protocols asked: h2", logged, StringComparison.OrdinalIgnoreCase);
     }
 
     private Task<HostedApp> StartOriginAsync(bool http11Only) => HostedApp.StartAsync(DownstreamHost.Build(
@@ -109,7 +114,10 @@ public sealed class Http2TlsDestinationTests : IDisposable
     /// The proxy in <paramref name="mode"/>, every request routed to <paramref name="origin"/> at HTTP/2 with <paramref name="policy"/>;
     /// the origin's certificate accepted by <c>tls.downstreamInsecure</c>, or by the cluster's own rule when <paramref name="clusterAcceptsAnyCertificate"/>.
     /// </summary>
-    private static Task<HostedApp> StartProxyAsync(HostedApp origin, string mode, string policy, bool clusterAcceptsAnyCertificate = false) => HostedApp.StartAsync(ProxyHost.Build(
+    private static Task<HostedApp> StartProxyAsync(HostedApp origin, string mode, string policy, bool clusterAcceptsAnyCertificate = false)
+        => HostedApp.StartAsync(ProxyHost.Build([.. ProxySettings(origin, mode, policy, clusterAcceptsAnyCertificate)]));
+
+    private static IEnumerable<string> ProxySettings(HostedApp origin, string mode, string policy, bool clusterAcceptsAnyCertificate = false) =>
     [
         "--urls=http://127.0.0.1:0",
         clusterAcceptsAnyCertificate ? "--ReverseProxy:Clusters:h2:HttpClient:DangerousAcceptAnyServerCertificate=true" : "--tls.downstreamInsecure=true",
@@ -119,5 +127,5 @@ public sealed class Http2TlsDestinationTests : IDisposable
         "--ReverseProxy:Clusters:h2:HttpRequest:Version=2",
         $"--ReverseProxy:Clusters:h2:HttpRequest:VersionPolicy={policy}",
         .. LlrpModes.Settings(mode).Select(setting => "--" + setting),
-    ]));
+    ];
 }

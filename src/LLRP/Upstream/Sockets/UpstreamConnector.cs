@@ -97,7 +97,7 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
             // certificate was logged with its reason by the check; any other failure is logged here.
             if (!check.Refused(stream))
             {
-                failures.TlsHandshakeFailed(tls.TargetHost ?? "(unknown)", TlsFailureReason.Describe(e));
+                failures.TlsHandshakeFailed(tls.TargetHost ?? "(unknown)", TlsFailureReason.Describe(e, tls.ApplicationProtocols));
             }
 
             await stream.DisposeAsync();
