@@ -108,6 +108,12 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     {
         _message?.Dispose();
         (_message, _context, _rewriter, _destination) = (null, null, null, null);
+        ResetTimeout();
+    }
+
+    /// <summary>Makes the response headers timeout's source ready for another wait, a cancelled one replaced.</summary>
+    private void ResetTimeout()
+    {
         if (!_timeout.TryReset())
         {
             _timeout.Dispose();
@@ -192,6 +198,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             return result;
         }
 
+        // The response headers timeout starts again: the time the h2 attempt's connect and handshake took is not the destination's answer's.
+        ResetTimeout();
         _exchange = pooled!;
         return await ForwardPooledAsync(pooled!, head);
     }
