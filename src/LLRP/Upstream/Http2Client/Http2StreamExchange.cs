@@ -28,6 +28,9 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
 {
     private const int TrailerScratchSize = 256;
 
+    /// <summary>How many connections may become unusable between a stream's slot and its HEADERS before it gives up.</summary>
+    private const int MaxOpenAttempts = 3;
+
     private readonly Http2ClientStream _stream = new();
     private readonly ArrayBufferWriter<byte> _block = new(1024);
     private readonly ArrayBufferWriter<byte> _target = new(256);
@@ -73,6 +76,7 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
         EndPoint? client, EndPoint? local, CancellationToken timeout)
     {
         var resent = false;
+        var lost = 0;
         while (true)
         {
             var (connection, error) = await pool.AcquireAsync(destination, OffersHttp11);
@@ -93,7 +97,12 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
 
             if (!connection.Open(_stream, _block.WrittenSpan, endStream: body is null))
             {
-                // Told to go away between the slot and the HEADERS: nothing was sent.
+                // Told to go away or ended between the slot and the HEADERS: nothing was sent.
+                if (++lost == MaxOpenAttempts)
+                {
+                    return ForwarderError.UpstreamClosed;
+                }
+
                 continue;
             }
 
