@@ -41,10 +41,9 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
 
     /// <summary>
     /// Whether a cluster's streams go over this client rather than HttpClient: version 2 asked, connections added as streams
-    /// fill them, no PROXY protocol header (which speaks for one client connection), and HTTP/2 as HttpClient would choose
-    /// it: of an <c>http</c> destination by prior knowledge unless the policy is <c>RequestVersionOrLower</c> (which asks
-    /// HTTP/1.1 there), of an <c>https</c> one by ALPN unless it chose <c>http/1.1</c> where the policy lets it fall back
-    /// (<see cref="Http2ClientPool.ChoseHttp11"/>).
+    /// fill them, no PROXY protocol header (which speaks for one client connection), and HTTP/2 asked as HttpClient would ask
+    /// it (<see cref="ClusterOptions.Http2NegotiationWith"/>), unless the destination chose <c>http/1.1</c> where the policy
+    /// lets it fall back (<see cref="Http2ClientPool.ChoseHttp11"/>).
     /// </summary>
     public bool Takes(ClusterOptions cluster, DestinationEndpoint destination) => Asks(cluster, destination) && !ChoseHttp11(cluster, destination);
 
@@ -53,11 +52,11 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
     /// by ALPN where the policy lets it fall back: its streams go over raw mode's HTTP/1.1 connections, with the same TLS rules.
     /// </summary>
     public bool ChoseHttp11(ClusterOptions cluster, DestinationEndpoint destination)
-        => cluster.VersionPolicy == HttpVersionPolicy.RequestVersionOrLower && Asks(cluster, destination) && pool.ChoseHttp11(destination);
+        => cluster.Http2NegotiationWith(destination.IsTls) == Http2Negotiation.AlpnH2OrHttp11 && Asks(cluster, destination) && pool.ChoseHttp11(destination);
 
     private static bool Asks(ClusterOptions cluster, DestinationEndpoint destination)
-        => cluster.HttpVersion.Major == 2 && cluster.EnableMultipleHttp2Connections && destination.ProxyProtocol == ProxyProtocolVersion.None
-           && (cluster.VersionPolicy != HttpVersionPolicy.RequestVersionOrLower || destination.IsTls);
+        => cluster.EnableMultipleHttp2Connections && destination.ProxyProtocol == ProxyProtocolVersion.None
+           && cluster.Http2NegotiationWith(destination.IsTls) != Http2Negotiation.None;
 
     /// <summary>
     /// The stream's cluster lets HTTP/2 fall back to HTTP/1.1 (<c>RequestVersionOrLower</c>): ALPN offers <c>http/1.1</c>

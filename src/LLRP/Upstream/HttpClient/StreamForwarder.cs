@@ -134,7 +134,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _http11Fallback = http2 is not null && pooled is not null && !_ownHttp2 && http2.ChoseHttp11(cluster, destination);
         if (_ownHttp2)
         {
-            http2!.OffersHttp11 = cluster.VersionPolicy == HttpVersionPolicy.RequestVersionOrLower;
+            http2!.OffersHttp11 = cluster.Http2NegotiationWith(destination.IsTls) == Http2Negotiation.AlpnH2OrHttp11;
         }
 
         _uris.Retarget(destination);
