@@ -83,6 +83,28 @@ public sealed class Http2TlsDestinationTests : IDisposable
         }
     }
 
+    // A destination's choice of http/1.1 holds for pool.idleTimeoutMs only: after it, h2 is offered again (RFC 9113 §3.2;
+    // HttpClient offers it on each new connection). The ClientHellos seen by a relay show which connection offered it.
+    [Fact]
+    public async Task OriginHttp11Only_RequestVersionOrLower_H2OfferedAgainAfterTheIdleTimeout_Rfc9113_3_2()
+    {
+        await using var origin = await StartOriginAsync(http11Only: true);
+        await using var relay = TcpRelay.Start(origin.Port);
+        await using var proxy = await HostedApp.StartAsync(ProxyHost.Build(
+            [.. ProxySettings($"https://127.0.0.1:{relay.Port}", LlrpModes.RawPooledOwnHttp2, "RequestVersionOrLower"), "--pool.idleTimeoutMs=50"]));
+        using var client = Http2Clients.Create();
+
+        using var first = await client.GetAsync($"{proxy.Url}/echo");
+        var afterFirst = relay.Connections.Count;
+        // Longer than pool.idleTimeoutMs: the choice has expired whenever the next request comes.
+        await Task.Delay(200);
+        using var second = await client.GetAsync($"{proxy.Url}/echo");
+
+        Assert.Equal((HttpStatusCode.OK, HttpStatusCode.OK), (first.StatusCode, second.StatusCode));
+        Assert.True(OffersH2ThenHttp11(relay.Connections[0].FromClient));
+        Assert.Contains(relay.Connections.Skip(afterFirst), connection => OffersH2ThenHttp11(connection.FromClient));
+    }
+
     // YARP's RequestVersionExact: a destination that does not choose h2 fails the request with 502; the own client says why
     // (a TLS handshake without h2), and the log names the protocol the destination refused (RFC 7301 §3.2's no_application_protocol).
     [Fact]
@@ -90,7 +112,7 @@ public sealed class Http2TlsDestinationTests : IDisposable
     {
         await using var origin = await StartOriginAsync(http11Only: true);
         using var root = ContentRoot.Empty();
-        await using var proxy = AppProcess.StartProxy(root.Path, [.. ProxySettings(origin, LlrpModes.RawPooledOwnHttp2, "RequestVersionExact")]);
+        await using var proxy = AppProcess.StartProxy(root.Path, [.. ProxySettings(origin.Url, LlrpModes.RawPooledOwnHttp2, "RequestVersionExact")]);
         using var client = Http2Clients.Create();
 
         using var response = await client.GetAsync($"http://127.0.0.1:{await proxy.ListeningPortAsync("LLRP listening on ")}/echo");
@@ -115,15 +137,18 @@ public sealed class Http2TlsDestinationTests : IDisposable
     /// the origin's certificate accepted by <c>tls.downstreamInsecure</c>, or by the cluster's own rule when <paramref name="clusterAcceptsAnyCertificate"/>.
     /// </summary>
     private static Task<HostedApp> StartProxyAsync(HostedApp origin, string mode, string policy, bool clusterAcceptsAnyCertificate = false)
-        => HostedApp.StartAsync(ProxyHost.Build([.. ProxySettings(origin, mode, policy, clusterAcceptsAnyCertificate)]));
+        => HostedApp.StartAsync(ProxyHost.Build([.. ProxySettings(origin.Url, mode, policy, clusterAcceptsAnyCertificate)]));
 
-    private static IEnumerable<string> ProxySettings(HostedApp origin, string mode, string policy, bool clusterAcceptsAnyCertificate = false) =>
+    /// <summary>A ClientHello whose ALPN list is <c>h2</c> then <c>http/1.1</c> (RFC 7301 §3.1: each name after its length byte).</summary>
+    private static bool OffersH2ThenHttp11(byte[] clientHello) => clientHello.AsSpan().IndexOf("\u0002h2\u0008http/1.1"u8) >= 0;
+
+    private static IEnumerable<string> ProxySettings(string originUrl, string mode, string policy, bool clusterAcceptsAnyCertificate = false) =>
     [
         "--urls=http://127.0.0.1:0",
         clusterAcceptsAnyCertificate ? "--ReverseProxy:Clusters:h2:HttpClient:DangerousAcceptAnyServerCertificate=true" : "--tls.downstreamInsecure=true",
         "--ReverseProxy:Routes:all:ClusterId=h2",
         "--ReverseProxy:Routes:all:Match:Path={**any}",
-        $"--ReverseProxy:Clusters:h2:Destinations:origin:Address={origin.Url}",
+        $"--ReverseProxy:Clusters:h2:Destinations:origin:Address={originUrl}",
         "--ReverseProxy:Clusters:h2:HttpRequest:Version=2",
         $"--ReverseProxy:Clusters:h2:HttpRequest:VersionPolicy={policy}",
         .. LlrpModes.Settings(mode).Select(setting => "--" + setting),
