@@ -105,6 +105,23 @@ public sealed class Http2TlsDestinationTests : IDisposable
         Assert.Contains(relay.Connections.Skip(afterFirst), connection => OffersH2ThenHttp11(connection.FromClient));
     }
 
+    // The response headers timeout (ActivityTimeout) starts again for the fall-back to HTTP/1.1: an h2 attempt whose connect
+    // and handshake outlasted it (the relay holds the first connection longer) does not fail the fall-back with 504.
+    [Fact]
+    public async Task OriginHttp11Only_RequestVersionOrLower_SlowH2Handshake_FallBackStillAnswers()
+    {
+        await using var origin = await StartOriginAsync(http11Only: true);
+        await using var relay = TcpRelay.Start(origin.Port, firstDelay: TimeSpan.FromSeconds(3));
+        await using var proxy = await HostedApp.StartAsync(ProxyHost.Build(
+            [.. ProxySettings($"https://127.0.0.1:{relay.Port}", LlrpModes.RawPooledOwnHttp2, "RequestVersionOrLower"), "--ReverseProxy:Clusters:h2:HttpRequest:ActivityTimeout=00:00:02"]));
+        using var client = Http2Clients.Create();
+
+        using var response = await client.GetAsync($"{proxy.Url}/echo");
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal("HTTP/1.1", response.Headers.GetValues("X-Echo-Protocol").Single());
+    }
+
     // YARP's RequestVersionExact: a destination that does not choose h2 fails the request with 502; the own client says why
     // (a TLS handshake without h2), and the log names the protocol the destination refused (RFC 7301 §3.2's no_application_protocol).
     [Fact]
