@@ -29,8 +29,13 @@ internal static class TlsFailureReason
         return $"{(reasons.Count > 0 ? string.Join("; ", reasons) : errors.ToString())}. Fix the destination's certificate or trust its CA in the system's store; tls.downstreamInsecure=true skips the check (test origins only)";
     }
 
-    /// <summary>Why a handshake failed before or apart from the certificate check (no protocol version or cipher in common, the connection cut): every message of the exception's chain.</summary>
-    public static string Describe(Exception exception)
+    /// <summary>
+    /// Why a handshake failed before or apart from the certificate check (no protocol version or cipher in common, the
+    /// connection cut): every message of the exception's chain. When the destination answered with the
+    /// no_application_protocol alert (RFC 7301 §3.2: it speaks none of the ALPN protocols offered), it says so, naming
+    /// <paramref name="asked"/>.
+    /// </summary>
+    public static string Describe(Exception exception, List<SslApplicationProtocol>? asked = null)
     {
         var messages = new List<string>();
         for (var inner = exception; inner is not null; inner = inner.InnerException)
@@ -38,8 +43,15 @@ internal static class TlsFailureReason
             messages.Add(inner.Message.TrimEnd('.'));
         }
 
-        return $"{string.Join(": ", messages.Distinct())}. Check that the destination speaks TLS on this port, with a TLS version and cipher in common";
+        var said = string.Join(": ", messages.Distinct());
+        return asked is { Count: > 0 } && NoApplicationProtocol(said)
+            ? $"{said}. The destination offers none of the protocols asked: {string.Join(", ", asked)} (ALPN, its no_application_protocol alert)"
+            : $"{said}. Check that the destination speaks TLS on this port, with a TLS version and cipher in common";
     }
+
+    /// <summary>OpenSSL's words for alert 120, no_application_protocol (RFC 7301 §3.2).</summary>
+    private static bool NoApplicationProtocol(string messages)
+        => messages.Contains("no application protocol", StringComparison.OrdinalIgnoreCase) || messages.Contains("alert number 120", StringComparison.Ordinal);
 
     private static string Chain(X509ChainStatus status, X509Certificate? certificate, X509Chain chain) => status.Status switch
     {

@@ -236,6 +236,59 @@ public sealed class OwnHttp2ClientTests
         Assert.Equal(204, (await client.ReadStreamAsync(3)).Status);
     }
 
+    // RFC 9113 §6.8: only a connection that carried no stream is closed idle; one whose response stays open across several
+    // sweeps gets no GOAWAY. The PING answered after them shows every frame the proxy sent meanwhile.
+    [Fact]
+    public async Task BusyConnection_NoGoAwayWhileAResponseIsOpen_Rfc9113_6_8()
+    {
+        await using var setup = await Setup.StartAsync(LlrpModes.RawPooledOwnHttp2, "pool.idleTimeoutMs=50");
+        await using var client = await Http2Wire.ConnectAsync(setup.Proxy.Port);
+        await client.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", setup.Proxy.Authority, "/held"));
+
+        await using var first = await setup.AcceptAsync();
+        var stream = await ReadHeadersAsync(first);
+        await first.SendHeadersAsync(stream, endStream: false, (":status", "200"));
+        // Several sweeps (one a second) pass while the response is open; the assertion holds however many ran.
+        await Task.Delay(TimeSpan.FromSeconds(2.5));
+        var meanwhile = await first.PingRoundTripAsync([8, 7, 6, 5, 4, 3, 2, 1]);
+        await first.SendDataAsync(stream, "done"u8.ToArray(), endStream: true);
+        var answered = await client.ReadStreamAsync(1);
+
+        Assert.DoesNotContain(meanwhile, frame => frame.Type == Http2Wire.GoAway);
+        Assert.Equal(200, answered.Status);
+    }
+
+    // RFC 9113 §6.8: the proxy's end disposes its HTTP/2 connections gracefully, GOAWAY with NO_ERROR, then closes them.
+    [Fact]
+    public async Task ProxyDisposed_ConnectionEndsWithGoAwayNoErrorThenClosed_Rfc9113_6_8()
+    {
+        var setup = await Setup.StartAsync();
+        Http2Wire first;
+        int answered;
+        try
+        {
+            await using var client = await Http2Wire.ConnectAsync(setup.Proxy.Port);
+            await client.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", setup.Proxy.Authority, "/only"));
+            first = await setup.AcceptAsync();
+            var stream = await ReadHeadersAsync(first);
+            await first.SendHeadersAsync(stream, endStream: true, (":status", "204"));
+            answered = (await client.ReadStreamAsync(1)).Status ?? 0;
+        }
+        finally
+        {
+            await setup.DisposeAsync();
+        }
+
+        await using (first)
+        {
+            var end = await first.ReadConnectionEndAsync();
+            await first.ExpectClosedAsync();
+
+            Assert.Equal(204, answered);
+            Assert.Equal((Http2Wire.NoError, 0), (end.ErrorCode, end.LastStreamId));
+        }
+    }
+
     // RFC 9113 §3.4, §6.5.2: a client may send requests before the server's SETTINGS, but its SETTINGS_MAX_CONCURRENT_STREAMS
     // is unknown until then: streams go on a new connection only once its SETTINGS arrived, so at a limit of 1 the two
     // streams asked meanwhile take one connection each, and no HEADERS comes before our SETTINGS are acknowledged.

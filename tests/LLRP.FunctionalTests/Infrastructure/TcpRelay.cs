@@ -12,10 +12,12 @@ public sealed class TcpRelay : IAsyncDisposable
     private readonly int _targetPort;
     private readonly List<RelayedConnection> _connections = [];
     private readonly LoopbackAcceptor _acceptor;
+    private readonly TimeSpan _firstDelay;
+    private int _accepted;
 
-    private TcpRelay(int targetPort)
+    private TcpRelay(int targetPort, TimeSpan firstDelay)
     {
-        _targetPort = targetPort;
+        (_targetPort, _firstDelay) = (targetPort, firstDelay);
         _acceptor = new LoopbackAcceptor(RelayAsync);
     }
 
@@ -33,7 +35,8 @@ public sealed class TcpRelay : IAsyncDisposable
         }
     }
 
-    public static TcpRelay Start(int targetPort) => new(targetPort);
+    /// <param name="firstDelay">How long the first connection accepted waits before the relay connects it on (a slow handshake).</param>
+    public static TcpRelay Start(int targetPort, TimeSpan firstDelay = default) => new(targetPort, firstDelay);
 
     public async ValueTask DisposeAsync()
     {
@@ -46,6 +49,11 @@ public sealed class TcpRelay : IAsyncDisposable
 
     private async Task RelayAsync(Socket client)
     {
+        if (Interlocked.Increment(ref _accepted) == 1 && _firstDelay > TimeSpan.Zero)
+        {
+            await Task.Delay(_firstDelay);
+        }
+
         var server = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
         {

@@ -41,6 +41,18 @@ public sealed class TlsFailureReasonTests
         Assert.StartsWith("Authentication failed: SSL routines::unsupported protocol. Check that the destination speaks TLS", TlsFailureReason.Describe(exception), StringComparison.Ordinal);
     }
 
+    // RFC 7301 §3.2: a server that speaks none of the protocols offered answers with the no_application_protocol alert.
+    [Fact]
+    public void Describe_NoApplicationProtocolAlert_NamesTheProtocolsAsked_Rfc7301_3_2()
+    {
+        var exception = new AuthenticationException("Authentication failed.", new IOException("SSL routines::tlsv1 alert no application protocol"));
+
+        var reason = TlsFailureReason.Describe(exception, [SslApplicationProtocol.Http2]);
+
+        Assert.Contains("The destination offers none of the protocols asked: h2", reason, StringComparison.Ordinal);
+        Assert.DoesNotContain("cipher", reason, StringComparison.Ordinal);
+    }
+
     private static X509Certificate2 SelfSigned(string name, DateTimeOffset notBefore, DateTimeOffset notAfter)
     {
         using var key = ECDsa.Create(ECCurve.NamedCurves.nistP256);

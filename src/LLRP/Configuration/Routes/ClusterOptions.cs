@@ -54,6 +54,16 @@ public sealed record ClusterOptions(
     public bool AsksHttp2 => HttpVersion.Major >= 2 || VersionPolicy == HttpVersionPolicy.RequestVersionOrHigher;
 
     /// <summary>
+    /// How HTTP/2 is asked of a destination when <see cref="HttpVersion"/> is 2, as HttpClient asks it (YARP's meanings): over
+    /// TLS by ALPN, <c>http/1.1</c> offered after <c>h2</c> under <c>RequestVersionOrLower</c> (RFC 9113 §3.2); over plain TCP
+    /// by prior knowledge (§3.3), except under <c>RequestVersionOrLower</c>, which asks HTTP/1.1 there.
+    /// </summary>
+    public Http2Negotiation Http2NegotiationWith(bool isTls)
+        => HttpVersion.Major != 2 ? Http2Negotiation.None
+            : isTls ? (VersionPolicy == HttpVersionPolicy.RequestVersionOrLower ? Http2Negotiation.AlpnH2OrHttp11 : Http2Negotiation.AlpnH2)
+            : VersionPolicy == HttpVersionPolicy.RequestVersionOrLower ? Http2Negotiation.None : Http2Negotiation.PriorKnowledge;
+
+    /// <summary>
     /// Whether a destination's HTTP/2 connection whose streams are all in use is joined by another
     /// (<c>HttpClient:EnableMultipleHttp2Connections</c>, YARP's default true); false: requests wait for a stream of one
     /// connection, capped at the destination's <c>SETTINGS_MAX_CONCURRENT_STREAMS</c>.

@@ -35,7 +35,8 @@ internal sealed partial class Http2ClientConnection
     private int _peerInitialWindow = Http2Settings.MinWindowSize;
     private int _peerMaxFrameSize = Http2Settings.MinFrameSize;
     private bool _closed;
-    private bool _closedIdle;
+    /// <summary>Closed by our end: idle (<see cref="CloseIfIdle"/>) or with the pool (<see cref="Shutdown"/>).</summary>
+    private bool _closing;
     private Task _reading = Task.CompletedTask;
     private TimeSpan _closeTimeout;
 
@@ -58,8 +59,8 @@ internal sealed partial class Http2ClientConnection
         _receiveWindow = ConnectionWindow;
     }
 
-    /// <summary>The destination sent GOAWAY, the connection ended or was closed idle: no new stream goes on it. Under the output's lock.</summary>
-    private bool Unusable => _closed || _goAwayReceived || _closedIdle || _nextStreamId < 0;
+    /// <summary>The destination sent GOAWAY, the connection or its output ended, or our end closed it: no new stream goes on it. Under the output's lock.</summary>
+    private bool Unusable => _closed || _goAwayReceived || _closing || _output.IsClosed || _nextStreamId < 0;
 
     /// <summary>New streams may go on the connection (not <see cref="Unusable"/>).</summary>
     public bool IsUsable
@@ -136,7 +137,7 @@ internal sealed partial class Http2ClientConnection
                 return false;
             }
 
-            _closedIdle = true;
+            _closing = true;
             if (!_output.IsClosed)
             {
                 FrameWriter.WriteGoAway(_output.Writer, 0, Http2ErrorCode.NoError, default);
@@ -146,6 +147,31 @@ internal sealed partial class Http2ClientConnection
 
         _ = EndIdleAsync();
         return true;
+    }
+
+    /// <summary>
+    /// Ends the connection, streams in flight or not, as the pool is disposed: GOAWAY with NO_ERROR (RFC 9113 §6.8, the
+    /// last stream id 0), flushed, then the connection aborted.
+    /// </summary>
+    public void Shutdown()
+    {
+        lock (_output.Sync)
+        {
+            _closing = true;
+            if (!_output.IsClosed)
+            {
+                FrameWriter.WriteGoAway(_output.Writer, 0, Http2ErrorCode.NoError, default);
+                _output.ScheduleFlush();
+            }
+        }
+
+        _ = AbortAfterFlushAsync();
+    }
+
+    private async Task AbortAfterFlushAsync()
+    {
+        await _output.CompleteAsync();
+        _transport.Abort();
     }
 
     /// <summary>Flushes the GOAWAY and ends our side; aborts the connection if the destination has not closed its end in time.</summary>
@@ -186,7 +212,7 @@ internal sealed partial class Http2ClientConnection
     {
         lock (_output.Sync)
         {
-            if (Unusable || _output.IsClosed)
+            if (Unusable)
             {
                 _reserved--;
                 return false;

@@ -9,20 +9,23 @@ namespace LLRP.Upstream.Http2Client;
 /// Raw mode's HTTP/2 connections to destinations, per destination (<see cref="Http2DestinationConnections"/>); shared by
 /// every stream. An <c>http</c> destination is reached by prior knowledge (RFC 9113 §3.3), an <c>https</c> one by ALPN
 /// <c>h2</c> (§3.2): where it chooses <c>http/1.1</c> and its cluster lets HTTP/2 fall back (<c>RequestVersionOrLower</c>),
-/// that is remembered (<see cref="ChoseHttp11"/>) and its requests go over HTTP/1.1; where the cluster asks HTTP/2
-/// exactly, the connection counts as a failed TLS handshake, logged with why (502). Connections that carried no stream
-/// for the idle timeout are closed by a sweep once a second.
+/// that is remembered for the idle timeout (<see cref="ChoseHttp11"/>) and its requests go over HTTP/1.1, h2 asked again
+/// after it (HttpClient asks it of every new connection); where the cluster asks HTTP/2 exactly, the connection counts as
+/// a failed TLS handshake, logged with why (502). Connections that carried no stream for the idle timeout are closed by
+/// a sweep once a second; all of them when the pool is disposed.
 /// </summary>
 internal sealed class Http2ClientPool : IDisposable
 {
     private readonly ConcurrentDictionary<(DestinationEndpoint, bool OffersHttp11), Http2DestinationConnections> _destinations = new();
-    private readonly ConcurrentDictionary<DestinationEndpoint, bool> _choseHttp11 = new();
+    /// <summary>When each <c>https</c> destination that chose <c>http/1.1</c> did (<see cref="Environment.TickCount64"/>).</summary>
+    private readonly ConcurrentDictionary<DestinationEndpoint, long> _choseHttp11 = new();
     private readonly Func<(DestinationEndpoint, bool), Http2DestinationConnections> _create;
     private readonly IUpstreamConnectionFactory _connector;
     private readonly UpstreamConnector _tls;
     private readonly FailureLog _failures;
     private readonly long _idleTimeoutMs;
     private readonly Timer _sweeper;
+    private volatile bool _disposed;
 
     /// <param name="connector">Opens the connections to <c>http</c> destinations (TCP, the epoll transport in raw mode when configured).</param>
     /// <param name="tls">Opens the connections to <c>https</c> destinations, with ALPN.</param>
@@ -46,8 +49,25 @@ internal sealed class Http2ClientPool : IDisposable
     public ValueTask<(Http2ClientConnection? Connection, ForwarderError Error)> AcquireAsync(DestinationEndpoint destination, bool offersHttp11)
         => _destinations.GetOrAdd((destination, offersHttp11), _create).AcquireAsync();
 
-    /// <summary>The <c>https</c> destination chose <c>http/1.1</c> when offered both by ALPN: HTTP/2 is not asked of it again.</summary>
-    public bool ChoseHttp11(DestinationEndpoint destination) => !_choseHttp11.IsEmpty && _choseHttp11.ContainsKey(destination);
+    /// <summary>
+    /// The <c>https</c> destination chose <c>http/1.1</c> when offered both by ALPN less than the idle timeout ago: HTTP/2 is
+    /// not asked of it meanwhile; after it, the next stream asks h2 again.
+    /// </summary>
+    public bool ChoseHttp11(DestinationEndpoint destination)
+    {
+        if (!_choseHttp11.TryGetValue(destination, out var since))
+        {
+            return false;
+        }
+
+        if (Environment.TickCount64 - since < _idleTimeoutMs)
+        {
+            return true;
+        }
+
+        _choseHttp11.TryRemove(new KeyValuePair<DestinationEndpoint, long>(destination, since));
+        return false;
+    }
 
     /// <summary>Opens a connection that speaks HTTP/2 to <paramref name="destination"/>.</summary>
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, the TLS handshake failed or chose other than <c>h2</c>.</exception>
@@ -68,7 +88,7 @@ internal sealed class Http2ClientPool : IDisposable
         await connection.DisposeAsync();
         if (offersHttp11)
         {
-            _choseHttp11[destination] = true;
+            _choseHttp11[destination] = Environment.TickCount64;
         }
         else
         {
@@ -78,11 +98,27 @@ internal sealed class Http2ClientPool : IDisposable
         throw new UpstreamException(ForwarderError.TlsHandshakeFailed);
     }
 
-    /// <summary>Stops the sweep; the connections end with the process.</summary>
-    public void Dispose() => _sweeper.Dispose();
+    /// <summary>
+    /// Stops the sweep and ends every connection of every destination with GOAWAY NO_ERROR, then aborts it
+    /// (<see cref="Http2ClientConnection.Shutdown"/>), as the HTTP/1.1 pool closes its idle connections when disposed.
+    /// </summary>
+    public void Dispose()
+    {
+        _disposed = true;
+        _sweeper.Dispose();
+        foreach (var destination in _destinations.Values)
+        {
+            destination.Shutdown();
+        }
+    }
 
     private void CloseIdle()
     {
+        if (_disposed)
+        {
+            return;
+        }
+
         var now = Environment.TickCount64;
         foreach (var destination in _destinations.Values)
         {

@@ -111,6 +111,21 @@ internal sealed class Http2DestinationConnections(DestinationEndpoint destinatio
         return (connection, ForwarderError.None);
     }
 
+    /// <summary>Ends every connection open (<see cref="Http2ClientConnection.Shutdown"/>): the pool is disposed.</summary>
+    public void Shutdown()
+    {
+        Http2ClientConnection[] open;
+        lock (_sync)
+        {
+            (open, _open) = (_open, []);
+        }
+
+        foreach (var connection in open)
+        {
+            connection.Shutdown();
+        }
+    }
+
     /// <summary>Closes the connections that carried no stream for <paramref name="idleTimeoutMs"/> (<see cref="Http2ClientConnection.CloseIfIdle"/>).</summary>
     public void CloseIdle(long now, long idleTimeoutMs)
     {

@@ -30,6 +30,9 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
 {
     private const int TrailerScratchSize = 256;
 
+    /// <summary>How many connections may become unusable between a stream's slot and its HEADERS before it gives up.</summary>
+    private const int MaxOpenAttempts = 3;
+
     private readonly Http2ClientStream _stream = new();
     private readonly ArrayBufferWriter<byte> _block = new(1024);
     private readonly ArrayBufferWriter<byte> _target = new(256);
@@ -40,14 +43,22 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
 
     /// <summary>
     /// Whether a cluster's streams go over this client rather than HttpClient: version 2 asked, connections added as streams
-    /// fill them, no PROXY protocol header (which speaks for one client connection), and HTTP/2 as HttpClient would choose
-    /// it: of an <c>http</c> destination by prior knowledge unless the policy is <c>RequestVersionOrLower</c> (which asks
-    /// HTTP/1.1 there), of an <c>https</c> one by ALPN unless it chose <c>http/1.1</c> where the policy lets it fall back
-    /// (<see cref="Http2ClientPool.ChoseHttp11"/>).
+    /// fill them, no PROXY protocol header (which speaks for one client connection), and HTTP/2 asked as HttpClient would ask
+    /// it (<see cref="ClusterOptions.Http2NegotiationWith"/>), unless the destination chose <c>http/1.1</c> where the policy
+    /// lets it fall back (<see cref="Http2ClientPool.ChoseHttp11"/>).
     /// </summary>
-    public bool Takes(ClusterOptions cluster, DestinationEndpoint destination)
-        => cluster.HttpVersion.Major == 2 && cluster.EnableMultipleHttp2Connections && destination.ProxyProtocol == ProxyProtocolVersion.None
-           && (cluster.VersionPolicy != HttpVersionPolicy.RequestVersionOrLower || (destination.IsTls && !pool.ChoseHttp11(destination)));
+    public bool Takes(ClusterOptions cluster, DestinationEndpoint destination) => Asks(cluster, destination) && !ChoseHttp11(cluster, destination);
+
+    /// <summary>
+    /// Whether a cluster's <c>https</c> destination, which this client would carry (<see cref="Takes"/>), chose <c>http/1.1</c>
+    /// by ALPN where the policy lets it fall back: its streams go over raw mode's HTTP/1.1 connections, with the same TLS rules.
+    /// </summary>
+    public bool ChoseHttp11(ClusterOptions cluster, DestinationEndpoint destination)
+        => cluster.Http2NegotiationWith(destination.IsTls) == Http2Negotiation.AlpnH2OrHttp11 && Asks(cluster, destination) && pool.ChoseHttp11(destination);
+
+    private static bool Asks(ClusterOptions cluster, DestinationEndpoint destination)
+        => cluster.EnableMultipleHttp2Connections && destination.ProxyProtocol == ProxyProtocolVersion.None
+           && cluster.Http2NegotiationWith(destination.IsTls) != Http2Negotiation.None;
 
     /// <summary>
     /// The stream's cluster lets HTTP/2 fall back to HTTP/1.1 (<c>RequestVersionOrLower</c>): ALPN offers <c>http/1.1</c>
@@ -67,6 +78,7 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
         EndPoint? client, EndPoint? local, CancellationToken timeout)
     {
         var resent = false;
+        var lost = 0;
         while (true)
         {
             var (connection, error) = await pool.AcquireAsync(destination, OffersHttp11);
@@ -87,7 +99,12 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
 
             if (!connection.Open(_stream, _block.WrittenSpan, endStream: body is null))
             {
-                // Told to go away between the slot and the HEADERS: nothing was sent.
+                // Told to go away or ended between the slot and the HEADERS: nothing was sent.
+                if (++lost == MaxOpenAttempts)
+                {
+                    return ForwarderError.UpstreamClosed;
+                }
+
                 continue;
             }
 

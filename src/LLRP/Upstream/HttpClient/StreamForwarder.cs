@@ -34,7 +34,8 @@ namespace LLRP.Upstream.HttpClient;
 /// no one client's header).
 /// In raw mode with <c>http2.client</c> <c>llrp</c>, a request for a destination its cluster asks HTTP/2 of (h2c by prior
 /// knowledge, h2 by ALPN) goes over raw mode's own HTTP/2 client instead (<see cref="Http2StreamExchange"/>), by the same
-/// steps; one whose <c>https</c> destination chose <c>http/1.1</c> where the cluster lets it goes over HttpClient.
+/// steps; one whose <c>https</c> destination chose <c>http/1.1</c> where the cluster lets it goes over raw mode's pooled
+/// HTTP/1.1 connections (<see cref="PooledStreamExchange"/>), whose TLS rules are the destination's, as the own client's are.
 /// Failures are returned: before the response started the front end answers them, after it the stream is reset.
 /// Reused stream after stream (<see cref="Begin"/> … <see cref="End"/>), so its caches (field strings, target URI,
 /// method) and buffers serve the next stream as a connection's forwarder serves its next request.
@@ -64,8 +65,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     private long _destinationChosen;
     private RequestHead? _pooledHead;
     private IStreamExchange? _exchange;
-    private BodyKind _body;
     private bool _ownHttp2;
+    private bool _http11Fallback;
     private Action<long>? _counted;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
@@ -107,6 +108,12 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     {
         _message?.Dispose();
         (_message, _context, _rewriter, _destination) = (null, null, null, null);
+        ResetTimeout();
+    }
+
+    /// <summary>Makes the response headers timeout's source ready for another wait, a cancelled one replaced.</summary>
+    private void ResetTimeout()
+    {
         if (!_timeout.TryReset())
         {
             _timeout.Dispose();
@@ -124,9 +131,10 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _version = (cluster.HttpVersion, cluster.VersionPolicy);
         _asksHttp2 = cluster.AsksHttp2;
         _ownHttp2 = http2 is not null && http2.Takes(cluster, destination);
+        _http11Fallback = http2 is not null && pooled is not null && !_ownHttp2 && http2.ChoseHttp11(cluster, destination);
         if (_ownHttp2)
         {
-            http2!.OffersHttp11 = cluster.VersionPolicy == HttpVersionPolicy.RequestVersionOrLower;
+            http2!.OffersHttp11 = cluster.Http2NegotiationWith(destination.IsTls) == Http2Negotiation.AlpnH2OrHttp11;
         }
 
         _uris.Retarget(destination);
@@ -139,10 +147,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _message = null;
         _isHead = head.IsHeadMethod;
         // A cluster sending the PROXY protocol is at HTTP/1.x (ProxyOptionsReader refuses it when it asks HTTP/2).
-        _exchange = pooled is not null && (_destination!.ProxyProtocol != ProxyProtocolVersion.None || (pooled.SharesConnections && !_asksHttp2)) ? pooled
+        _exchange = pooled is not null && (_destination!.ProxyProtocol != ProxyProtocolVersion.None || (pooled.SharesConnections && !_asksHttp2) || _http11Fallback) ? pooled
             : _ownHttp2 ? http2 : null;
         _pooledHead = _exchange is null ? null : head;
-        _body = body;
         if (_pooledHead is null)
         {
             _message = NewMessage(head, body);
@@ -179,8 +186,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
 
     /// <summary>
     /// Over raw mode's own HTTP/2 client to an <c>https</c> destination whose cluster lets HTTP/2 fall back: when the
-    /// destination chose <c>http/1.1</c> by ALPN (the stream failed before anything was sent), over HttpClient, which
-    /// speaks HTTP/1.1 to it as it does for the streams after (<see cref="Http2StreamExchange.Takes"/>).
+    /// destination chose <c>http/1.1</c> by ALPN (the stream failed before anything was sent), over raw mode's pooled
+    /// HTTP/1.1 connections, as the streams after (<see cref="Http2StreamExchange.ChoseHttp11"/>).
     /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwardResult> ForwardOrFallBackAsync(RequestHead head)
@@ -191,9 +198,10 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             return result;
         }
 
-        (_pooledHead, _exchange) = (null, null);
-        _message = NewMessage(head, _body);
-        return await ForwardOverHttpClientAsync();
+        // The response headers timeout starts again: the time the h2 attempt's connect and handshake took is not the destination's answer's.
+        ResetTimeout();
+        _exchange = pooled!;
+        return await ForwardPooledAsync(pooled!, head);
     }
 
     private async ValueTask<ForwardResult> ForwardOverHttpClientAsync()

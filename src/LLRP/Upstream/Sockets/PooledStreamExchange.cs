@@ -176,7 +176,8 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// <summary>
     /// Ends the exchange: the request body's pump is stopped if still running and awaited, and the connection goes back to
     /// the pool when the response was whole, the request body sent to its end and the destination keeps the connection
-    /// (a close-delimited body ends only with it); a connection that began with a PROXY protocol header is closed.
+    /// (a close-delimited body ends only with it); a connection that began with a PROXY protocol header is closed, and so is
+    /// every connection with the per-client strategy, where no pool takes it back (a stream has no client connection to hold it).
     /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     public async ValueTask EndAsync(bool completed)
@@ -196,7 +197,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         }
 
         upstream.Release(completed && sent && !running && _response.IsPersistent && (_bodiless || _response.Framing != BodyFraming.CloseDelimited)
-            && upstream.Connection.Destination.ProxyProtocol == ProxyProtocolVersion.None);
+            && upstream.Connection.Destination.ProxyProtocol == ProxyProtocolVersion.None && upstream.SharesConnections);
     }
 
     private static bool Copy(ref ReadOnlySequence<byte> data, ref long remaining, PipeWriter output, Action<long> written)

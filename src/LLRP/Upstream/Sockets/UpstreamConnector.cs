@@ -26,15 +26,7 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
 
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
     public async ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint destination, ReadOnlyMemory<byte> proxyHeader)
-    {
-        using var timeout = new CancellationTokenSource(_connectTimeout);
-        var socket = await ConnectSocketAsync(destination, proxyHeader, timeout.Token);
-        ConnectionContext transport = destination.IsTls
-            ? await AuthenticateAsync(socket, _tls.GetOrAdd(destination, _newTls), timeout.Token)
-            : new SocketPipeConnection(socket, _inlineScheduling);
-        metrics.UpstreamConnectionOpened();
-        return new UpstreamConnection(transport, destination, metrics);
-    }
+        => (await ConnectAsync(destination, proxyHeader, destination.IsTls ? _tls.GetOrAdd(destination, _newTls) : null)).Connection;
 
     /// <summary>
     /// Opens a TLS connection to an <c>https</c> destination for HTTP/2 (RFC 9113 §3.2), within the connect timeout: ALPN
@@ -45,12 +37,25 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
     public async ValueTask<(UpstreamConnection Connection, bool Http2)> ConnectHttp2Async(DestinationEndpoint destination, bool offersHttp11)
     {
-        using var timeout = new CancellationTokenSource(_connectTimeout);
-        var socket = await ConnectSocketAsync(destination, default, timeout.Token);
         var tls = (offersHttp11 ? _http2OrHttp11Tls : _http2Tls).GetOrAdd(destination, offersHttp11 ? _newHttp2OrHttp11Tls : _newHttp2Tls);
-        var transport = await AuthenticateAsync(socket, tls, timeout.Token);
+        var (connection, protocol) = await ConnectAsync(destination, default, tls);
+        return (connection, protocol == SslApplicationProtocol.Http2);
+    }
+
+    /// <summary>
+    /// Connects within the connect timeout, sends the PROXY protocol header if any, then the TLS handshake when
+    /// <paramref name="tls"/> is given; counted in the metrics.
+    /// </summary>
+    /// <returns>The connection, and the protocol ALPN chose (none over plain TCP).</returns>
+    private async ValueTask<(UpstreamConnection Connection, SslApplicationProtocol Protocol)> ConnectAsync(
+        DestinationEndpoint destination, ReadOnlyMemory<byte> proxyHeader, SslClientAuthenticationOptions? tls)
+    {
+        using var timeout = new CancellationTokenSource(_connectTimeout);
+        var socket = await ConnectSocketAsync(destination, proxyHeader, timeout.Token);
+        var secure = tls is null ? null : await AuthenticateAsync(socket, tls, timeout.Token);
+        ConnectionContext transport = secure is null ? new SocketPipeConnection(socket, _inlineScheduling) : secure;
         metrics.UpstreamConnectionOpened();
-        return (new UpstreamConnection(transport, destination, metrics), transport.ApplicationProtocol == SslApplicationProtocol.Http2);
+        return (new UpstreamConnection(transport, destination, metrics), secure?.ApplicationProtocol ?? default);
     }
 
     /// <summary>Connects a socket to <paramref name="destination"/> and sends the PROXY protocol header, if any.</summary>
@@ -97,7 +102,7 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
             // certificate was logged with its reason by the check; any other failure is logged here.
             if (!check.Refused(stream))
             {
-                failures.TlsHandshakeFailed(tls.TargetHost ?? "(unknown)", TlsFailureReason.Describe(e));
+                failures.TlsHandshakeFailed(tls.TargetHost ?? "(unknown)", TlsFailureReason.Describe(e, tls.ApplicationProtocols));
             }
 
             await stream.DisposeAsync();
