@@ -118,7 +118,7 @@ internal sealed partial class Http2Connection
                 _output.ScheduleFlush();
             }
 
-            if (_streams.TryGetValue(header.StreamId, out var stream))
+            if (_streams.TryGetValue(header.StreamId, out var stream) && !stream.IsClosed)
             {
                 if (stream.IsReset)
                 {

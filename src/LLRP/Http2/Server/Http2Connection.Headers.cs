@@ -231,6 +231,11 @@ internal sealed partial class Http2Connection
                 return;
             }
 
+            if (stream.IsClosed)
+            {
+                throw Error(Http2ErrorCode.StreamClosed, "HEADERS on a closed stream (RFC 9113 §5.1)");
+            }
+
             var code = stream.RequestEnded ? Http2ErrorCode.StreamClosed
                 : fault || !_headerEndStream || _headerSelfDependent ? Http2ErrorCode.ProtocolError
                 : stream.OnTrailers();

@@ -59,6 +59,12 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
     /// <summary>The client sent END_STREAM (half-closed remote, RFC 9113 §5.1). Under the output's lock.</summary>
     public bool RequestEnded { get; private set; }
 
+    /// <summary>
+    /// END_STREAM sent and received: the stream is closed (RFC 9113 §5.1) and only waits for its task to end to leave the
+    /// table, so a frame for it is one on a closed stream. Under the output's lock.
+    /// </summary>
+    public bool IsClosed => _responseEnded && RequestEnded;
+
     /// <summary>Takes the stream for request <paramref name="id"/>, whose fields are then added (<see cref="AddField"/>).</summary>
     public void Open(int id, bool endStream, int sendWindow, int receiveWindow)
     {
@@ -155,7 +161,7 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
             }
 
             IsReset = true;
-            if (!_output.IsClosed && !(_responseEnded && RequestEnded))
+            if (!_output.IsClosed && !IsClosed)
             {
                 FrameWriter.WriteRstStream(_output.Writer, Id, code);
                 _output.ScheduleFlush();
