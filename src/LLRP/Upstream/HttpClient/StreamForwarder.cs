@@ -251,7 +251,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         var hasBody = Start(head, client);
         if (hasBody && await CopyBodyAsync(await response.Content.ReadAsStreamAsync(clientAborted), client, clientAborted) is var error and not ForwarderError.None)
         {
-            return ForwardResult.Failed(0, error, started: true);
+            return await HeadSentThenFailedAsync(client, error);
         }
 
         // HTTP/1.1 carries trailers only after a chunked body (RFC 9112 §7.1.2); asking HttpClient for none makes an empty set.
@@ -305,7 +305,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             if (await exchange.CopyBodyAsync(client.BodyWriter, responseTrailers, hasBody, _counted ??= count => BodyBytes += count, clientAborted) is var bodyError
                 and not ForwarderError.None)
             {
-                return ForwardResult.Failed(0, bodyError, started: true);
+                return await HeadSentThenFailedAsync(client, bodyError);
             }
 
             completed = true;
@@ -334,6 +334,29 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         }
 
         return !ResponseFraming.IsBodiless(head.StatusCode, _isHead);
+    }
+
+    /// <summary>
+    /// The destination failed mid-body (or the client went): when none of the response had reached the client yet, the
+    /// destination's head still goes out before the front end resets the stream, so the client sees the status the
+    /// destination sent whether the failure came in the same read as the head or later (as an HTTP/1.1 client sees the
+    /// head before the connection ends).
+    /// </summary>
+    private static async ValueTask<ForwardResult> HeadSentThenFailedAsync(HttpResponse client, ForwarderError error)
+    {
+        if (error == ForwarderError.ResponseBodyFailed && !client.HasStarted)
+        {
+            try
+            {
+                await client.StartAsync();
+            }
+            catch (Exception e) when (e is IOException or OperationCanceledException or ObjectDisposedException)
+            {
+                // The client's stream ended meanwhile: the reset that follows finds it gone.
+            }
+        }
+
+        return ForwardResult.Failed(0, error, started: true);
     }
 
     /// <summary>Streams the response body to the client, flushing whenever the destination has nothing more ready.</summary>
