@@ -73,10 +73,13 @@ public sealed class OwnServerRfcTests
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
 
         var frame = Http2Wire.FrameBytes(type, 0, 0, type == Http2Wire.Ping ? new byte[8] : []);
-        var ended = await wire.FloodAsync(frame, 64L << 20);
+        await wire.FloodAsync(frame, 64L << 20);
+
+        // The end comes as the GOAWAY, or as the close alone: a reset of a connection whose client never read takes the
+        // unread frames, the GOAWAY among them, with it. A connection left open fails the read's deadline.
         var end = await wire.ReadConnectionEndAsync();
 
-        Assert.True(end.ErrorCode == Http2Wire.EnhanceYourCalm || (ended && end.ErrorCode is null), $"Expected GOAWAY ENHANCE_YOUR_CALM or a close, got {(ended ? "a close" : "no close")} and error {end.ErrorCode}.");
+        Assert.True(end.ErrorCode is null or Http2Wire.EnhanceYourCalm, $"Expected GOAWAY ENHANCE_YOUR_CALM or the connection's end, got GOAWAY with error {end.ErrorCode}.");
     }
 
     /// <summary>
