@@ -25,6 +25,19 @@ public sealed class Http2TlsDestinationTests : IDisposable
 
     public void Dispose() => _certificate.Dispose();
 
+    /// <summary>Posts <paramref name="requests"/> bodies in turn; each comes back echoed by the origin, which heard it over <paramref name="protocol"/>.</summary>
+    private static async Task AssertEchoedAsync(HttpClient client, string proxyUrl, string protocol, int requests)
+    {
+        for (var i = 0; i < requests; i++)
+        {
+            using var response = await client.PostAsync($"{proxyUrl}/echo", new StringContent($"body{i}"));
+
+            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+            Assert.Equal(protocol, response.Headers.GetValues("X-Echo-Protocol").Single());
+            Assert.Equal($"body{i}", await response.Content.ReadAsStringAsync());
+        }
+    }
+
     // RFC 9113 §3.2: over TLS, HTTP/2 is chosen by ALPN "h2"; a destination that offers both gets HTTP/2 under either policy.
     [Theory]
     [MemberData(nameof(ModesAndPolicies))]
@@ -34,14 +47,7 @@ public sealed class Http2TlsDestinationTests : IDisposable
         await using var proxy = await StartProxyAsync(origin, mode, policy);
         using var client = Http2Clients.Create();
 
-        for (var i = 0; i < 2; i++)
-        {
-            using var response = await client.PostAsync($"{proxy.Url}/echo", new StringContent($"body{i}"));
-
-            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-            Assert.Equal("HTTP/2", response.Headers.GetValues("X-Echo-Protocol").Single());
-            Assert.Equal($"body{i}", await response.Content.ReadAsStringAsync());
-        }
+        await AssertEchoedAsync(client, proxy.Url, "HTTP/2", requests: 2);
     }
 
     // YARP's RequestVersionOrLower: a destination that chooses http/1.1 by ALPN is answered over HTTP/1.1, request after request.
@@ -53,14 +59,7 @@ public sealed class Http2TlsDestinationTests : IDisposable
         await using var proxy = await StartProxyAsync(origin, mode, "RequestVersionOrLower");
         using var client = Http2Clients.Create();
 
-        for (var i = 0; i < 3; i++)
-        {
-            using var response = await client.PostAsync($"{proxy.Url}/echo", new StringContent($"body{i}"));
-
-            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-            Assert.Equal("HTTP/1.1", response.Headers.GetValues("X-Echo-Protocol").Single());
-            Assert.Equal($"body{i}", await response.Content.ReadAsStringAsync());
-        }
+        await AssertEchoedAsync(client, proxy.Url, "HTTP/1.1", requests: 3);
     }
 
     // The fall-back to HTTP/1.1 authenticates the destination by its cluster's rule, as ALPN h2 did: the cluster accepts any
@@ -73,14 +72,7 @@ public sealed class Http2TlsDestinationTests : IDisposable
         await using var proxy = await StartProxyAsync(origin, mode, "RequestVersionOrLower", clusterAcceptsAnyCertificate: true);
         using var client = Http2Clients.Create();
 
-        for (var i = 0; i < 3; i++)
-        {
-            using var response = await client.PostAsync($"{proxy.Url}/echo", new StringContent($"body{i}"));
-
-            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-            Assert.Equal("HTTP/1.1", response.Headers.GetValues("X-Echo-Protocol").Single());
-            Assert.Equal($"body{i}", await response.Content.ReadAsStringAsync());
-        }
+        await AssertEchoedAsync(client, proxy.Url, "HTTP/1.1", requests: 3);
     }
 
     // A destination's choice of http/1.1 holds for pool.idleTimeoutMs only: after it, h2 is offered again (RFC 9113 §3.2;
