@@ -1,5 +1,6 @@
 using System.Net.Security;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 
 namespace LLRP.Upstream;
 
@@ -15,24 +16,23 @@ internal static class DestinationTls
     private static readonly List<SslApplicationProtocol> Http2 = [SslApplicationProtocol.Http2];
     private static readonly List<SslApplicationProtocol> Http2OrHttp11 = [SslApplicationProtocol.Http2, SslApplicationProtocol.Http11];
 
-    /// <summary>The options of raw mode's TLS connections to <paramref name="downstream"/>: SNI and name check on its host (no SNI for an address literal), ALPN <c>http/1.1</c>.</summary>
-    public static SslClientAuthenticationOptions ClientOptions(DestinationEndpoint destination, bool insecure, DestinationCertificateCheck check)
-        => ClientOptions(destination, insecure, check, Http11);
-
     /// <summary>
-    /// The options of raw mode's HTTP/2 connections to <paramref name="destination"/> (RFC 9113 §3.2): as
-    /// <see cref="ClientOptions(DestinationEndpoint, bool, DestinationCertificateCheck)"/>, ALPN <c>h2</c>, then
-    /// <c>http/1.1</c> when <paramref name="offersHttp11"/> (a cluster whose <c>VersionPolicy</c> lets it fall back).
+    /// The options of raw mode's TLS connections to <paramref name="destination"/>: SNI and name check on its host (no SNI for
+    /// an address literal), the certificate rule of its cluster, and ALPN as <paramref name="alpn"/> asks (RFC 9113 §3.2):
+    /// <c>h2</c> for <see cref="Http2Negotiation.AlpnH2"/>, <c>h2</c> then <c>http/1.1</c> for
+    /// <see cref="Http2Negotiation.AlpnH2OrHttp11"/>, otherwise <c>http/1.1</c>.
     /// </summary>
-    public static SslClientAuthenticationOptions Http2ClientOptions(DestinationEndpoint destination, bool offersHttp11, DestinationCertificateCheck check)
-        => ClientOptions(destination, destination.AcceptsAnyCertificate, check, offersHttp11 ? Http2OrHttp11 : Http2);
-
-    private static SslClientAuthenticationOptions ClientOptions(DestinationEndpoint destination, bool insecure, DestinationCertificateCheck check, List<SslApplicationProtocol> protocols) => new()
+    public static SslClientAuthenticationOptions ClientOptions(DestinationEndpoint destination, Http2Negotiation alpn, DestinationCertificateCheck check) => new()
     {
         TargetHost = destination.Host,
-        ApplicationProtocols = protocols,
+        ApplicationProtocols = alpn switch
+        {
+            Http2Negotiation.AlpnH2 => Http2,
+            Http2Negotiation.AlpnH2OrHttp11 => Http2OrHttp11,
+            _ => Http11,
+        },
         AllowTlsResume = true,
-        RemoteCertificateValidationCallback = Validation(insecure, check),
+        RemoteCertificateValidationCallback = Validation(destination.AcceptsAnyCertificate, check),
     };
 
     /// <summary>

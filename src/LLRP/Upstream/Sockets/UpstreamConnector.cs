@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Net.Security;
 using System.Net.Sockets;
 using LLRP.Configuration;
+using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using Microsoft.AspNetCore.Connections;
 
@@ -17,16 +18,13 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
 {
     private readonly TimeSpan _connectTimeout = options.ConnectTimeout;
     private readonly bool _inlineScheduling = options.InlineScheduling;
-    private readonly ConcurrentDictionary<DestinationEndpoint, SslClientAuthenticationOptions> _tls = new();
-    private readonly Func<DestinationEndpoint, SslClientAuthenticationOptions> _newTls = destination => DestinationTls.ClientOptions(destination, destination.AcceptsAnyCertificate, check);
-    private readonly ConcurrentDictionary<DestinationEndpoint, SslClientAuthenticationOptions> _http2Tls = new();
-    private readonly Func<DestinationEndpoint, SslClientAuthenticationOptions> _newHttp2Tls = destination => DestinationTls.Http2ClientOptions(destination, offersHttp11: false, check);
-    private readonly ConcurrentDictionary<DestinationEndpoint, SslClientAuthenticationOptions> _http2OrHttp11Tls = new();
-    private readonly Func<DestinationEndpoint, SslClientAuthenticationOptions> _newHttp2OrHttp11Tls = destination => DestinationTls.Http2ClientOptions(destination, offersHttp11: true, check);
+    /// <summary>The TLS options of each destination, per what ALPN offers it (HTTP/1.1, or HTTP/2 for the own HTTP/2 client).</summary>
+    private readonly ConcurrentDictionary<(DestinationEndpoint Destination, Http2Negotiation Alpn), SslClientAuthenticationOptions> _tls = new();
+    private readonly Func<(DestinationEndpoint Destination, Http2Negotiation Alpn), SslClientAuthenticationOptions> _newTls = key => DestinationTls.ClientOptions(key.Destination, key.Alpn, check);
 
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
     public async ValueTask<UpstreamConnection> ConnectAsync(DestinationEndpoint destination, ReadOnlyMemory<byte> proxyHeader)
-        => (await ConnectAsync(destination, proxyHeader, destination.IsTls ? _tls.GetOrAdd(destination, _newTls) : null)).Connection;
+        => (await ConnectAsync(destination, proxyHeader, destination.IsTls ? _tls.GetOrAdd((destination, Http2Negotiation.None), _newTls) : null)).Connection;
 
     /// <summary>
     /// Opens a TLS connection to an <c>https</c> destination for HTTP/2 (RFC 9113 §3.2), within the connect timeout: ALPN
@@ -37,7 +35,7 @@ internal sealed class UpstreamConnector(ProxyOptions options, ProxyMetrics metri
     /// <exception cref="UpstreamException">Refused, unreachable, timed out, or the TLS handshake failed.</exception>
     public async ValueTask<(UpstreamConnection Connection, bool Http2)> ConnectHttp2Async(DestinationEndpoint destination, bool offersHttp11)
     {
-        var tls = (offersHttp11 ? _http2OrHttp11Tls : _http2Tls).GetOrAdd(destination, offersHttp11 ? _newHttp2OrHttp11Tls : _newHttp2Tls);
+        var tls = _tls.GetOrAdd((destination, offersHttp11 ? Http2Negotiation.AlpnH2OrHttp11 : Http2Negotiation.AlpnH2), _newTls);
         var (connection, protocol) = await ConnectAsync(destination, default, tls);
         return (connection, protocol == SslApplicationProtocol.Http2);
     }
