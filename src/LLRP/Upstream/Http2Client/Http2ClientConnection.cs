@@ -137,12 +137,7 @@ internal sealed partial class Http2ClientConnection
                 return false;
             }
 
-            _closing = true;
-            if (!_output.IsClosed)
-            {
-                FrameWriter.WriteGoAway(_output.Writer, 0, Http2ErrorCode.NoError, default);
-                _output.ScheduleFlush();
-            }
+            GoAwayNoError();
         }
 
         _ = EndIdleAsync();
@@ -157,15 +152,21 @@ internal sealed partial class Http2ClientConnection
     {
         lock (_output.Sync)
         {
-            _closing = true;
-            if (!_output.IsClosed)
-            {
-                FrameWriter.WriteGoAway(_output.Writer, 0, Http2ErrorCode.NoError, default);
-                _output.ScheduleFlush();
-            }
+            GoAwayNoError();
         }
 
         _ = AbortAfterFlushAsync();
+    }
+
+    /// <summary>Our end closes the connection: no new stream goes on it, and GOAWAY with NO_ERROR, its last stream id 0, is sent. Under the output's lock.</summary>
+    private void GoAwayNoError()
+    {
+        _closing = true;
+        if (!_output.IsClosed)
+        {
+            FrameWriter.WriteGoAway(_output.Writer, 0, Http2ErrorCode.NoError, default);
+            _output.ScheduleFlush();
+        }
     }
 
     private async Task AbortAfterFlushAsync()
