@@ -221,11 +221,16 @@ public sealed class PooledValueTaskBuilderInlineTests
         }
     }
 
-    /// <summary>Runs <paramref name="attempt"/> again (a few times) when a gen2 collection, which empties the caches, ran during it.</summary>
+    /// <summary>
+    /// Runs <paramref name="attempt"/> again (a few times) when a gen2 collection, which empties the caches, ran during it.
+    /// The caches are emptied by a finalizer after the collection (<see cref="Gen2CollectionWatcher"/>): the finalizers of
+    /// a collection before the attempt are waited for first, or its emptying could land inside the attempt unseen.
+    /// </summary>
     private static void WithoutGen2(Action attempt)
     {
         for (var i = 0; ; i++)
         {
+            GC.WaitForPendingFinalizers();
             var collections = GC.CollectionCount(2);
             try
             {
