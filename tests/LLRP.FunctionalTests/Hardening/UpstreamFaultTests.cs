@@ -329,7 +329,11 @@ public sealed class UpstreamFaultTests
         {
             await client.SendAsync("POST /upload HTTP/1.1\r\nHost: client.test\r\nContent-Length: 1000000\r\n\r\n");
             await client.SendAsync(new byte[100000]);
-            await Deadline.UntilAsync(() => origin.BytesReceived > 100000, "The first 100 KB of the body reaching the origin");
+
+            // The upload is under way at the origin once half of what was sent is there. Not all of it: a forwarder over
+            // HttpClient (YARP's, for a body with a Content-Length) may keep the tail of a write in HttpClient's own
+            // buffer until more body comes, which it never does here.
+            await Deadline.UntilAsync(() => origin.BytesReceived > 50000, "Half of the body sent reaching the origin");
         }
 
         Assert.Equal("cut", await outcome.Task.WaitAsync(Deadline.Io));
