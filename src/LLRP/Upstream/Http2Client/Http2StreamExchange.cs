@@ -42,28 +42,29 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
     private ResponseHead? _response;
 
     /// <summary>
-    /// Whether a cluster's streams go over this client rather than HttpClient: version 2 asked, connections added as streams
-    /// fill them, no PROXY protocol header (which speaks for one client connection), and HTTP/2 asked as HttpClient would ask
-    /// it (<see cref="ClusterOptions.Http2NegotiationWith"/>), unless the destination chose <c>http/1.1</c> where the policy
-    /// lets it fall back (<see cref="Http2ClientPool.ChoseHttp11"/>).
+    /// How a cluster's streams to <paramref name="destination"/> go: over this client when version 2 is asked as HttpClient
+    /// would ask it (<see cref="ClusterOptions.Http2NegotiationWith"/>), connections added as streams fill them, and no PROXY
+    /// protocol header is sent (it speaks for one client connection); over HTTP/1.1 while the destination's choice of
+    /// <c>http/1.1</c> by ALPN is remembered (<see cref="Http2ClientPool.ChoseHttp11"/>) where the policy lets it fall back.
     /// </summary>
-    public bool Takes(ClusterOptions cluster, DestinationEndpoint destination) => Asks(cluster, destination) && !ChoseHttp11(cluster, destination);
+    public Http2Carriage Carriage(ClusterOptions cluster, DestinationEndpoint destination)
+    {
+        if (!cluster.EnableMultipleHttp2Connections || destination.ProxyProtocol != ProxyProtocolVersion.None)
+        {
+            return Http2Carriage.Elsewhere;
+        }
+
+        return cluster.Http2NegotiationWith(destination.IsTls) switch
+        {
+            Http2Negotiation.None => Http2Carriage.Elsewhere,
+            Http2Negotiation.AlpnH2OrHttp11 => pool.ChoseHttp11(destination) ? Http2Carriage.Http11 : Http2Carriage.Http2OrHttp11,
+            _ => Http2Carriage.Http2,
+        };
+    }
 
     /// <summary>
-    /// Whether a cluster's <c>https</c> destination, which this client would carry (<see cref="Takes"/>), chose <c>http/1.1</c>
-    /// by ALPN where the policy lets it fall back: its streams go over raw mode's HTTP/1.1 connections, with the same TLS rules.
-    /// </summary>
-    public bool ChoseHttp11(ClusterOptions cluster, DestinationEndpoint destination)
-        => cluster.Http2NegotiationWith(destination.IsTls) == Http2Negotiation.AlpnH2OrHttp11 && Asks(cluster, destination) && pool.ChoseHttp11(destination);
-
-    private static bool Asks(ClusterOptions cluster, DestinationEndpoint destination)
-        => cluster.EnableMultipleHttp2Connections && destination.ProxyProtocol == ProxyProtocolVersion.None
-           && cluster.Http2NegotiationWith(destination.IsTls) != Http2Negotiation.None;
-
-    /// <summary>
-    /// The stream's cluster lets HTTP/2 fall back to HTTP/1.1 (<c>RequestVersionOrLower</c>): ALPN offers <c>http/1.1</c>
-    /// after <c>h2</c>, and a destination that chooses it fails the stream before anything was sent, its requests going
-    /// over HTTP/1.1 from then on (<see cref="Takes"/>). Set before <see cref="SendAsync"/>.
+    /// The stream's carriage is <see cref="Http2Carriage.Http2OrHttp11"/>: ALPN offers <c>http/1.1</c> after <c>h2</c>.
+    /// Set before <see cref="SendAsync"/>.
     /// </summary>
     public bool OffersHttp11 { get; set; }
 

@@ -130,11 +130,12 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _responseHeadersTimeout = cluster.ResponseHeadersTimeout;
         _version = (cluster.HttpVersion, cluster.VersionPolicy);
         _asksHttp2 = cluster.AsksHttp2;
-        _ownHttp2 = http2 is not null && http2.Takes(cluster, destination);
-        _http11Fallback = http2 is not null && pooled is not null && !_ownHttp2 && http2.ChoseHttp11(cluster, destination);
+        var carriage = http2?.Carriage(cluster, destination) ?? Http2Carriage.Elsewhere;
+        _ownHttp2 = carriage is Http2Carriage.Http2 or Http2Carriage.Http2OrHttp11;
+        _http11Fallback = pooled is not null && carriage == Http2Carriage.Http11;
         if (_ownHttp2)
         {
-            http2!.OffersHttp11 = cluster.Http2NegotiationWith(destination.IsTls) == Http2Negotiation.AlpnH2OrHttp11;
+            http2!.OffersHttp11 = carriage == Http2Carriage.Http2OrHttp11;
         }
 
         _uris.Retarget(destination);
@@ -187,7 +188,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     /// <summary>
     /// Over raw mode's own HTTP/2 client to an <c>https</c> destination whose cluster lets HTTP/2 fall back: when the
     /// destination chose <c>http/1.1</c> by ALPN (the stream failed before anything was sent), over raw mode's pooled
-    /// HTTP/1.1 connections, as the streams after (<see cref="Http2StreamExchange.ChoseHttp11"/>).
+    /// HTTP/1.1 connections, as the streams after (<see cref="Http2Carriage.Http11"/>).
     /// </summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwardResult> ForwardOrFallBackAsync(RequestHead head)
