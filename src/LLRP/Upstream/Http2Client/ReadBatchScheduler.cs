@@ -37,7 +37,20 @@ internal sealed class ReadBatchScheduler : PipeScheduler
 
         while (woken.TryDequeue(out var next))
         {
-            next.Action(next.State);
+            try
+            {
+                next.Action(next.State);
+            }
+            catch
+            {
+                // What is still queued belongs to other readers: to the thread pool, not stranded until this thread's next read.
+                while (woken.TryDequeue(out var rest))
+                {
+                    ThreadPool.Schedule(rest.Action, rest.State);
+                }
+
+                throw;
+            }
         }
     }
 
