@@ -1,5 +1,7 @@
+using System.Runtime.CompilerServices;
 using LLRP.Diagnostics;
 using LLRP.Routing.Destinations;
+using LLRP.Tasks;
 
 namespace LLRP.Routing;
 
@@ -17,6 +19,8 @@ internal static class RelayRouting
     /// <param name="cluster">The route's cluster.</param>
     /// <param name="connect">Connects to a destination: the connection, or the failure (connect failed or timed out).</param>
     /// <param name="services">Failures, retries and ejections are counted and logged here.</param>
+    /// <remarks>A connect always suspends it (a connect completes later): its box is pooled, one per connection otherwise.</remarks>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public static async ValueTask<RelayTarget<T>> ConnectAsync<T>(Cluster cluster, Func<Destination, ValueTask<(T? Connection, ForwarderError Error)>> connect, RoutingServices services)
         where T : class
     {

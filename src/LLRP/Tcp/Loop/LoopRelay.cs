@@ -43,6 +43,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     private IPEndPoint? _connecting;
     private byte[] _header = [];
     private ManualResetValueTaskSourceCore<(LoopRelay? Connection, ForwarderError Error)> _connected;
+    private ValueTask<RelayTarget<LoopRelay>> _routing;
     private RelayStep _step;
     private long _deadline;
     private long _lastActivity;
@@ -323,13 +324,24 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
             _header = ProxyHeaderWriter.HeaderOf(version, _client, _local ?? LocalAddress(), _received.Alpn, _received.Authority);
         }
 
-        _ = RouteAsync();
+        _routing = RelayRouting.ConnectAsync(_route.Cluster, ConnectAsync, Connections.Services.Routing);
+        if (_routing.IsCompleted)
+        {
+            RoutingEnded();
+        }
+        else
+        {
+            // A continuation of the relay's own, where an async method would box its state for every connection.
+            _routing.GetAwaiter().UnsafeOnCompleted(RoutingEnded);
+        }
     }
 
-    private async Task RouteAsync()
+    /// <summary>The routing's result, read once (which gives its pooled box back); on the loop's thread, or wherever a destination's queue ended the wait.</summary>
+    private void RoutingEnded()
     {
-        var target = await RelayRouting.ConnectAsync(_route.Cluster, ConnectAsync, Connections.Services.Routing);
-        _destination = target.Destination;
+        var routing = _routing;
+        _routing = default;
+        _destination = routing.GetAwaiter().GetResult().Destination;
         if (Loop.IsCurrent)
         {
             Routed();
