@@ -34,7 +34,7 @@ public static class ContenderCatalog
     private static readonly Dictionary<string, string> _tieredEnvironment = new(_dotNetEnvironment) { ["DOTNET_TieredCompilation"] = "1" };
 
     /// <summary>The contenders of <c>--baseline-ref</c>: these, built from the given revision.</summary>
-    private static readonly string[] _atBaselineRef = ["llrp-raw-perclient", "llrp-raw-pooled", "llrp-httpclient", "llrp-httpclient-httpcontext", "llrp-tcp", "llrp-raw-pooled-h2llrp", "llrp-raw-pooled-h2client"];
+    private static readonly string[] _atBaselineRef = ["llrp-raw-perclient", "llrp-raw-pooled", "llrp-httpclient", "llrp-httpclient-httpcontext", "llrp-tcp", "llrp-raw-pooled-h2llrp", "llrp-raw-pooled-h2client", "llrp-raw-pooled-epoll"];
 
     /// <param name="options">Where the builds are and where generated configs go.</param>
     /// <param name="proxyPort">Where the contender listens; the origins are <see cref="Contender.OriginsToken"/> in the arguments.</param>
@@ -73,7 +73,7 @@ public static class ContenderCatalog
             Http2ToOrigin(Llrp("llrp-raw-pooled-h2kestrel", "LLRP raw mode, pooled, Kestrel's HTTP/2 server (http2.server=kestrel) in place of LLRP's own (HTTP/2 shapes as llrp-raw-pooled)", "--mode=raw", "--upstreamConnections=pooled", "--http2.server=kestrel") with { ClientHttp2Arguments = [] }),
             Http2ToOrigin(Llrp("llrp-raw-pooled-h2client", "LLRP raw mode, pooled, LLRP's own HTTP/2 client named (http2.client=llrp, raw mode's default since it measured better than HttpClient's, so a revision of either time runs it; HTTP/2 shapes as llrp-raw-pooled)", "--mode=raw", "--upstreamConnections=pooled", "--http2.client=llrp") with { ClientHttp2Arguments = [] }),
             Http2ToOrigin(Llrp("llrp-raw-pooled-h2httpclient", "LLRP raw mode, pooled, HttpClient's HTTP/2 (http2.client=httpclient) to HTTP/2 origins in place of LLRP's own client (HTTP/2 shapes as llrp-raw-pooled)", "--mode=raw", "--upstreamConnections=pooled", "--http2.client=httpclient") with { ClientHttp2Arguments = [] }),
-            Llrp("llrp-raw-pooled-epoll", "LLRP raw mode, pooled, LLRP's epoll transport", "--mode=raw", "--upstreamConnections=pooled", "--transport=epoll"),
+            Llrp("llrp-raw-pooled-epoll", "LLRP raw mode, pooled, LLRP's epoll transport (HTTP/2 shapes: h2c on the same url, HTTP/1.1 to the origin over the epoll loops)", "--mode=raw", "--upstreamConnections=pooled", "--transport=epoll") with { ClientHttp2Arguments = [] },
             Llrp("llrp-raw-perclient-epoll", "LLRP raw mode, one upstream connection per client connection, LLRP's epoll transport", "--mode=raw", "--upstreamConnections=perClient", "--transport=epoll"),
             NativeAot(Llrp("llrp-raw-pooled-aot", "LLRP raw mode, pooled, built with NativeAOT (scripts/publish-aot.sh)", "--mode=raw", "--upstreamConnections=pooled"), options),
             Llrp("llrp-raw-pooled-accesslog", "LLRP raw mode, pooled, access log (combined) to a file in the results directory", "--mode=raw", "--upstreamConnections=pooled", $"--accessLog={Path.Combine(options.ResultsDirectory, "access.log")}"),

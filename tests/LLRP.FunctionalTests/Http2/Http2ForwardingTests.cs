@@ -112,6 +112,40 @@ public sealed class Http2ForwardingTests : IDisposable
         Assert.All(new[] { first, second, third }, echoed => Assert.Contains("x-forwarded-for: 127.0.0.1\n", echoed));
     }
 
+    // RFC 9113 §5.1.2: the streams a client opens in one write, whole GETs and a POST whose body is still coming, are each
+    // answered with their own response, wherever the server runs each (on transport=epoll, a whole request on the event
+    // loop that read it, one still receiving its body on the thread pool).
+    [Theory]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
+    public async Task StreamsOpenedInOneWrite_WholeAndStillReceivingBody_EachAnswered(string mode)
+    {
+        await using var proxied = await ProxiedDownstream.StartAsync(mode);
+        await using var wire = await Http2Wire.ConnectAsync(proxied.Proxy.Port);
+        const int Gets = 10, Post = 2 * Gets + 1;
+        var batch = new List<byte>();
+        for (var i = 0; i < Gets; i++)
+        {
+            var fields = Http2Wire.FieldBlock(Http2Wire.Request("GET", proxied.Proxy.Authority, $"/?s={20 + i}"));
+            batch.AddRange(Http2Wire.FrameBytes(Http2Wire.Headers, Http2Wire.EndHeaders | Http2Wire.EndStream, (2 * i) + 1, fields));
+        }
+
+        var post = Http2Wire.FieldBlock(Http2Wire.Request("POST", proxied.Proxy.Authority, "/echo", ("content-length", "6")));
+        batch.AddRange(Http2Wire.FrameBytes(Http2Wire.Headers, Http2Wire.EndHeaders, Post, post));
+        batch.AddRange(Http2Wire.FrameBytes(Http2Wire.Data, 0, Post, "abc"u8.ToArray()));
+
+        await wire.SendRawAsync([.. batch]);
+        var outcomes = await ReadStreamsAsync(wire, Gets + 1, afterFirstEnd: () => wire.SendDataAsync(Post, "def"u8.ToArray(), endStream: true));
+
+        for (var i = 0; i < Gets; i++)
+        {
+            Assert.Equal(200, outcomes[(2 * i) + 1].Status);
+            Assert.Equal(20 + i, outcomes[(2 * i) + 1].Body.Length);
+        }
+
+        Assert.Equal(200, outcomes[Post].Status);
+        Assert.Equal("abcdef", outcomes[Post].Body.ToString());
+    }
+
     // A request body is streamed to the origin and the response streamed back, byte for byte.
     [Theory]
     [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
@@ -247,5 +281,43 @@ public sealed class Http2ForwardingTests : IDisposable
         using var response = await client.SendAsync(request);
         Assert.Equal(HttpVersion.Version20, response.Version);
         return await response.Content.ReadAsStringAsync();
+    }
+
+    /// <summary>
+    /// Reads frames until <paramref name="count"/> streams ended (END_STREAM or RST_STREAM), each stream's status and
+    /// body by its id; <paramref name="afterFirstEnd"/> runs once the first has ended.
+    /// </summary>
+    private static async Task<Dictionary<int, Http2Wire.StreamOutcome>> ReadStreamsAsync(Http2Wire wire, int count, Func<Task> afterFirstEnd)
+    {
+        var outcomes = new Dictionary<int, Http2Wire.StreamOutcome>();
+        var ended = 0;
+        while (ended < count)
+        {
+            var frame = await wire.ReadFrameAsync();
+            if (frame.StreamId == 0 || frame.Type is not (Http2Wire.Headers or Http2Wire.Data or Http2Wire.RstStream))
+            {
+                continue;
+            }
+
+            var outcome = outcomes.TryGetValue(frame.StreamId, out var known) ? known : outcomes[frame.StreamId] = new Http2Wire.StreamOutcome();
+            if (frame.Type == Http2Wire.Headers)
+            {
+                outcome.Status ??= Http2Wire.StatusOf(frame.Payload);
+            }
+            else if (frame.Type == Http2Wire.Data)
+            {
+                outcome.Body.Append(Encoding.Latin1.GetString(frame.Payload));
+            }
+
+            if (frame.Type == Http2Wire.RstStream || (frame.Flags & Http2Wire.EndStream) != 0)
+            {
+                if (++ended == 1)
+                {
+                    await afterFirstEnd();
+                }
+            }
+        }
+
+        return outcomes;
     }
 }

@@ -1,13 +1,14 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using LLRP.Configuration;
+using LLRP.Transport.Epoll;
 
 namespace LLRP.Http2.Codec;
 
 /// <summary>
 /// The one output of an HTTP/2 connection: every stream and the read loop write whole frames into the connection's
 /// <see cref="PipeWriter"/> under <see cref="Sync"/>, and ask for a flush; the flush is queued once and taken by the
-/// thread pool after the writers of that moment are done, so the frames of many streams leave in one send. While the
+/// thread pool (on an epoll event loop's thread: by that loop) after the writers of that moment are done, so the frames of many streams leave in one send. While the
 /// transport pushes back (its flush is pending), <see cref="Drained"/> is what a stream's own flush waits for. The
 /// connection's send window (RFC 9113 §6.9.1) lives here, guarded by the same lock as the bytes it limits. The same
 /// for both ends of HTTP/2: LLRP's server towards its clients, LLRP's client towards its destinations.
@@ -71,7 +72,16 @@ internal sealed class FrameOutput<TStream>(PipeWriter output) : IThreadPoolWorkI
         if (!_flushing && !IsClosed)
         {
             _flushing = true;
-            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: !afterQueuedWork);
+            if (EventLoop.Current is { } loop)
+            {
+                // On an epoll event loop's thread: the flush runs on the loop after this iteration's events, whose streams'
+                // frames then leave in the same send, and no thread is woken for it.
+                loop.Post(static output => ((IThreadPoolWorkItem)output!).Execute(), this);
+            }
+            else
+            {
+                ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: !afterQueuedWork);
+            }
         }
     }
 

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.IO.Pipelines;
 using LLRP.Http2.Codec;
 using LLRP.Proxy;
+using LLRP.Transport.Epoll;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Connections.Features;
 using Microsoft.AspNetCore.Http;
@@ -163,19 +164,39 @@ internal sealed partial class Http2Connection : ITrackedConnection
     }
 
     /// <summary>
-    /// Starts the streams the last read opened, in order, each on the thread pool, once the read's frames are applied (a
-    /// body that came in the same read is there when its stream starts). Also when the read failed, since the
-    /// connection's end waits for every stream in its table. Running a whole request here until its first wait instead
-    /// measured more CPU per request: the loop then runs the streams of a read one after another.
+    /// Starts the streams the last read opened, in order, once the read's frames are applied (a body that came in the same
+    /// read is there when its stream starts), each on the thread pool; on an epoll event loop's thread
+    /// (<c>transport=epoll</c>), a stream whose request is whole runs here until its first wait instead. Also when the read
+    /// failed, since the connection's end waits for every stream in its table. On Kestrel's sockets transport, running a
+    /// whole request here measured more CPU per request (the socket thread then runs the streams of a read one after
+    /// another, each sending its own request upstream); on an event loop, the request's upstream connection is the loop's
+    /// own, its send leaves with the others at the end of the loop's iteration and its response is read on the same
+    /// thread, so no thread is woken for the stream at all.
     /// </summary>
     private void StartOpenedStreams()
     {
+        var onLoop = EventLoop.Current is not null;
         foreach (var stream in _opened)
         {
-            ThreadPool.UnsafeQueueUserWorkItem(stream, preferLocal: false);
+            if (onLoop && IsWhole(stream))
+            {
+                ((IThreadPoolWorkItem)stream).Execute();
+            }
+            else
+            {
+                ThreadPool.UnsafeQueueUserWorkItem(stream, preferLocal: false);
+            }
         }
 
         _opened.Clear();
+    }
+
+    private bool IsWhole(Http2Stream stream)
+    {
+        lock (_output.Sync)
+        {
+            return stream.RequestEnded;
+        }
     }
 
     private static bool StartsLikePreface(in ReadOnlySequence<byte> buffer)
