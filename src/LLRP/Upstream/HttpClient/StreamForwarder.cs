@@ -65,8 +65,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     private long _destinationChosen;
     private RequestHead? _pooledHead;
     private IStreamExchange? _exchange;
-    private bool _ownHttp2;
-    private bool _http11Fallback;
+    private Http2Carriage _carriage;
     private Action<long>? _counted;
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
@@ -130,12 +129,10 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _responseHeadersTimeout = cluster.ResponseHeadersTimeout;
         _version = (cluster.HttpVersion, cluster.VersionPolicy);
         _asksHttp2 = cluster.AsksHttp2;
-        var carriage = http2?.Carriage(cluster, destination) ?? Http2Carriage.Elsewhere;
-        _ownHttp2 = carriage is Http2Carriage.Http2 or Http2Carriage.Http2OrHttp11;
-        _http11Fallback = pooled is not null && carriage == Http2Carriage.Http11;
-        if (_ownHttp2)
+        _carriage = http2?.Carriage(cluster, destination) ?? Http2Carriage.Elsewhere;
+        if (_carriage is Http2Carriage.Http2 or Http2Carriage.Http2OrHttp11)
         {
-            http2!.OffersHttp11 = carriage == Http2Carriage.Http2OrHttp11;
+            http2!.OffersHttp11 = _carriage == Http2Carriage.Http2OrHttp11;
         }
 
         _uris.Retarget(destination);
@@ -148,8 +145,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         _message = null;
         _isHead = head.IsHeadMethod;
         // A cluster sending the PROXY protocol is at HTTP/1.x (ProxyOptionsReader refuses it when it asks HTTP/2).
-        _exchange = pooled is not null && (_destination!.ProxyProtocol != ProxyProtocolVersion.None || (pooled.SharesConnections && !_asksHttp2) || _http11Fallback) ? pooled
-            : _ownHttp2 ? http2 : null;
+        _exchange = pooled is not null && (_destination!.ProxyProtocol != ProxyProtocolVersion.None || (pooled.SharesConnections && !_asksHttp2) || _carriage == Http2Carriage.Http11) ? pooled
+            : _carriage is Http2Carriage.Http2 or Http2Carriage.Http2OrHttp11 ? http2 : null;
         _pooledHead = _exchange is null ? null : head;
         if (_pooledHead is null)
         {
