@@ -1,24 +1,24 @@
 using System.Collections.Concurrent;
+using LLRP.Tasks;
 using Microsoft.Extensions.Hosting;
 
 namespace LLRP.Proxy;
 
 /// <summary>
 /// A heartbeat over all client connections, as Kestrel does for its own: once a second it expires the connections
-/// whose deadline passed, so the request path only writes a number. On shutdown it asks every connection to drain.
+/// whose deadline passed, so the request path only writes a number; started by the first connection (a proxy of TCP
+/// routes alone has none). On shutdown it asks every connection to drain.
 /// </summary>
 internal sealed class ClientConnectionTracker : IDisposable
 {
-    private static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
-
     private readonly ConcurrentDictionary<ITrackedConnection, byte> _connections = new();
-    private readonly Timer _timer;
+    private readonly OnDemandHeartbeat _heartbeat;
     private readonly CancellationTokenRegistration _stoppingRegistration;
     private volatile bool _stopping;
 
     public ClientConnectionTracker(IHostApplicationLifetime lifetime)
     {
-        _timer = new Timer(static state => ((ClientConnectionTracker)state!).ExpireDeadlines(), this, Interval, Interval);
+        _heartbeat = new OnDemandHeartbeat(static state => ((ClientConnectionTracker)state!).ExpireDeadlines(), this);
         _stoppingRegistration = lifetime.ApplicationStopping.Register(static state => ((ClientConnectionTracker)state!).StopAll(), this);
     }
 
@@ -28,6 +28,7 @@ internal sealed class ClientConnectionTracker : IDisposable
     public void Add(ITrackedConnection connection)
     {
         _connections.TryAdd(connection, 0);
+        _heartbeat.Start();
         if (_stopping)
         {
             connection.OnStopping();
@@ -56,7 +57,7 @@ internal sealed class ClientConnectionTracker : IDisposable
 
     public void Dispose()
     {
-        _timer.Dispose();
+        _heartbeat.Dispose();
         _stoppingRegistration.Dispose();
     }
 }

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
+using LLRP.Tasks;
 using LLRP.Upstream.Sockets;
 
 namespace LLRP.Upstream.Http2Client;
@@ -27,9 +28,7 @@ internal sealed class Http2ClientPool : IDisposable
     private readonly UpstreamConnector _tls;
     private readonly FailureLog _failures;
     private readonly long _idleTimeoutMs;
-    /// <summary>Guards the sweep's start against the pool's disposal.</summary>
-    private readonly Lock _sweep = new();
-    private volatile Timer? _sweeper;
+    private readonly OnDemandHeartbeat _sweeper;
     private volatile bool _disposed;
 
     /// <param name="connector">Opens the connections to <c>http</c> destinations (TCP, the epoll transport in raw mode when configured).</param>
@@ -43,9 +42,10 @@ internal sealed class Http2ClientPool : IDisposable
     {
         (_connector, _tls, _failures) = (connector, tls, failures);
         _idleTimeoutMs = (long)idleTimeout.TotalMilliseconds;
+        _sweeper = new OnDemandHeartbeat(static state => ((Http2ClientPool)state!).CloseIdle(), this);
         _create = key =>
         {
-            StartSweep();
+            _sweeper.Start();
             return new Http2DestinationConnections(key.Item1, key.Item2, this, maxResponseHeadSize, connectTimeout);
         };
     }
@@ -112,32 +112,12 @@ internal sealed class Http2ClientPool : IDisposable
     /// </summary>
     public void Dispose()
     {
-        lock (_sweep)
-        {
-            _disposed = true;
-            _sweeper?.Dispose();
-        }
+        _disposed = true;
+        _sweeper.Dispose();
 
         foreach (var destination in _destinations.Values)
         {
             destination.Shutdown();
-        }
-    }
-
-    /// <summary>Starts the idle sweep once, unless the pool is disposed.</summary>
-    private void StartSweep()
-    {
-        if (_sweeper is not null)
-        {
-            return;
-        }
-
-        lock (_sweep)
-        {
-            if (_sweeper is null && !_disposed)
-            {
-                _sweeper = new Timer(static state => ((Http2ClientPool)state!).CloseIdle(), this, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
-            }
         }
     }
 

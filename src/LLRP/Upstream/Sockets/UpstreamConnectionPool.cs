@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using LLRP.Configuration;
+using LLRP.Tasks;
 using LLRP.Transport.Epoll;
 
 namespace LLRP.Upstream.Sockets;
@@ -8,7 +9,8 @@ namespace LLRP.Upstream.Sockets;
 /// Idle upstream connections shared by all client connections (the <c>pooled</c> strategy), a bounded stack per
 /// destination (made when the destination is first used, so destinations a reload adds get theirs): the most recently
 /// used connection is reused first, so its buffers and the destination's are warm.
-/// Connections idle longer than the idle timeout are closed by a sweep once a second. Over the epoll transport, each
+/// Connections idle longer than the idle timeout are closed by a sweep once a second, started by the first connection
+/// kept (a proxy of TCP routes alone keeps none). Over the epoll transport, each
 /// event loop has its own stacks: a client connection reuses a connection served by its own loop's thread first, and one
 /// of another loop only when its own has none.
 /// </summary>
@@ -19,7 +21,7 @@ internal sealed class UpstreamConnectionPool : IDisposable
     private readonly ConcurrentDictionary<(DestinationEndpoint, int), IdleConnectionStack> _idle = new();
     private readonly Func<(DestinationEndpoint, int), IdleConnectionStack> _newStack;
     private readonly long _idleTimeoutMs;
-    private readonly Timer _sweeper;
+    private readonly OnDemandHeartbeat _sweeper;
 
     /// <summary>The highest event loop a returned connection was served by (<see cref="UpstreamConnection.NoLoop"/> for none).</summary>
     private int _highestLoop = UpstreamConnection.NoLoop;
@@ -29,7 +31,7 @@ internal sealed class UpstreamConnectionPool : IDisposable
         var maxIdle = options.MaxIdleConnectionsPerDownstream;
         _newStack = _ => new IdleConnectionStack(maxIdle);
         _idleTimeoutMs = (long)options.PooledConnectionIdleTimeout.TotalMilliseconds;
-        _sweeper = new Timer(static state => ((UpstreamConnectionPool)state!).CloseExpired(), this, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
+        _sweeper = new OnDemandHeartbeat(static state => ((UpstreamConnectionPool)state!).CloseExpired(), this);
     }
 
     /// <summary>An idle connection that is still open, or null.</summary>
@@ -77,6 +79,7 @@ internal sealed class UpstreamConnectionPool : IDisposable
     public void Return(UpstreamConnection connection)
     {
         connection.IdleSince = Environment.TickCount64;
+        _sweeper.Start();
         int highest;
         while (connection.Loop > (highest = Volatile.Read(ref _highestLoop))
             && Interlocked.CompareExchange(ref _highestLoop, connection.Loop, highest) != highest)
