@@ -18,7 +18,8 @@ internal sealed class RelayLoop : IDisposable
 
     private readonly RelayDeadlines _deadlines = new(TickMs, Environment.TickCount64);
 
-    public RelayLoop(int id) => Loop = new EventLoop(id, _deadlines.Tick, TickMs);
+    /// <remarks>The loop gathers arrivals while it holds more than one connection: a lone connection has nothing to gather with.</remarks>
+    public RelayLoop(int id) => Loop = new EventLoop(id, _deadlines.Tick, TickMs, () => _count > 1);
 
     public EventLoop Loop { get; }
 

@@ -10,10 +10,26 @@ namespace LLRP.Transport.Epoll;
 /// (<c>EPOLLET</c>) for input and output at once, made once per socket: no <c>epoll_ctl</c> per read or write, and the
 /// handler reads until a short read, which is also what an edge requires. Sockets are registered and closed on the loop's
 /// thread only, so a descriptor is never reused while the loop still acts on it.
+/// A loop made with a gathering condition (the relay loops) pauses <see cref="GatherPauseNs"/> after an iteration that
+/// had work and found nothing more, while the condition holds, before it waits again: what arrives meanwhile is read
+/// in one iteration, where a thread asleep in <c>epoll_wait</c> is woken by the first arrival, each wake an
+/// inter-processor interrupt that the sending core pays (a VM exit on a virtual machine) and that this core leaves its
+/// idle state for. During the pause the thread is not on epoll's wait queue, so no arrival wakes it: its own timer
+/// does.
 /// </summary>
 internal sealed unsafe class EventLoop : IDisposable
 {
     private const int MaxEvents = 256;
+
+    /// <summary>
+    /// The gathering pause: 20 µs, shorter than a request's trip through the origin and back here, and better than 50 µs
+    /// in requests/s through a TCP route with 32 keep-alive connections (docs/benchmarks.md, "Relay loops gather").
+    /// </summary>
+    private const long GatherPauseNs = 20_000;
+
+    /// <summary>The timer slack of a gathering loop's thread (the kernel's default, 50 µs, would more than triple the pause).</summary>
+    private const nuint GatherTimerSlackNs = 1_000;
+
     private const ulong WakeToken = ulong.MaxValue;
     private const uint SocketEvents = LinuxCalls.EpollIn | LinuxCalls.EpollOut | LinuxCalls.EpollRdHup | LinuxCalls.EpollEt;
 
@@ -36,6 +52,7 @@ internal sealed unsafe class EventLoop : IDisposable
     private readonly CancellationTokenSource _stopped = new();
     private readonly Lock _wakeGate = new();
     private readonly Action<long>? _tick;
+    private readonly Func<bool>? _gathers;
     private readonly int _tickMs;
     private long _nextTick;
     private int _wakePending;
@@ -44,10 +61,12 @@ internal sealed unsafe class EventLoop : IDisposable
 
     /// <param name="tick">Called on the loop's thread every <paramref name="tickMs"/> milliseconds or a little later (the wait for
     /// readiness ends then), with <see cref="Environment.TickCount64"/>; null for none.</param>
-    public EventLoop(int id, Action<long>? tick = null, int tickMs = 0)
+    /// <param name="gathers">Whether the loop pauses to gather arrivals now (asked on the loop's thread); null for never.</param>
+    public EventLoop(int id, Action<long>? tick = null, int tickMs = 0, Func<bool>? gathers = null)
     {
         Id = id;
         _tick = tick;
+        _gathers = gathers;
         _tickMs = tickMs;
         _epoll = Check(LinuxCalls.EpollCreate(LinuxCalls.EpollCloexec), "epoll_create1");
         _wake = Check(LinuxCalls.EventFd(0, LinuxCalls.EfdCloexec | LinuxCalls.EfdNonblock), "eventfd");
@@ -187,13 +206,19 @@ internal sealed unsafe class EventLoop : IDisposable
     private void Run()
     {
         t_current = this;
+        if (_gathers is not null)
+        {
+            LinuxCalls.Prctl(LinuxCalls.PrSetTimerSlack, GatherTimerSlackNs);
+        }
+
         var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * EventSize));
         try
         {
             _nextTick = Environment.TickCount64 + _tickMs;
+            var count = 0;
             while (!_stopping)
             {
-                var count = LinuxCalls.EpollWait(_epoll, events, MaxEvents, WaitMs());
+                count = Wait(events, worked: count > 0);
                 if (count < 0)
                 {
                     Check(Marshal.GetLastPInvokeError() == LinuxCalls.EIntr ? 0 : -1, "epoll_wait");
@@ -250,6 +275,26 @@ internal sealed unsafe class EventLoop : IDisposable
                 handler.Fail(e);
             }
         }
+    }
+
+    /// <summary>Waits for readiness; after an iteration that <paramref name="worked"/>, first gathers while the loop's condition holds.</summary>
+    private int Wait(byte* events, bool worked)
+    {
+        var timeout = WaitMs();
+        if (timeout == 0 || !worked || _gathers is null || !_gathers())
+        {
+            return LinuxCalls.EpollWait(_epoll, events, MaxEvents, timeout);
+        }
+
+        var ready = LinuxCalls.EpollWait(_epoll, events, MaxEvents, 0);
+        if (ready != 0)
+        {
+            return ready;
+        }
+
+        var pause = stackalloc long[2] { 0, GatherPauseNs };
+        LinuxCalls.NanoSleep(pause, null);
+        return LinuxCalls.EpollWait(_epoll, events, MaxEvents, WaitMs());
     }
 
     /// <summary>How long the next wait for readiness may block: not at all while work is queued, until the next tick at most.</summary>

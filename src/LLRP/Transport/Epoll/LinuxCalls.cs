@@ -37,6 +37,15 @@ internal static unsafe partial class LinuxCalls
     [LibraryImport("libc", EntryPoint = "epoll_wait", SetLastError = true)]
     public static partial int EpollWait(int epfd, byte* events, int maxEvents, int timeout);
 
+    /// <summary><c>prctl(2)</c>'s option setting the calling thread's timer slack, in nanoseconds.</summary>
+    public const int PrSetTimerSlack = 29;
+
+    [LibraryImport("libc", EntryPoint = "nanosleep", SetLastError = true)]
+    public static partial int NanoSleep(long* duration, long* remaining);
+
+    [LibraryImport("libc", EntryPoint = "prctl", SetLastError = true)]
+    public static partial int Prctl(int option, nuint value);
+
     [LibraryImport("libc", EntryPoint = "eventfd", SetLastError = true)]
     public static partial int EventFd(uint initval, int flags);
 
