@@ -15,6 +15,8 @@ public sealed class TcpLoopRelayTests
 {
     private const long GiB = 1024L * 1024 * 1024;
     private const int Block = 1024 * 1024;
+    private const int Connections = 16;
+    private const int Exchanges = 50;
 
     /// <summary>Long enough for 2 GiB through the proxy and hashed twice on a machine busy with other work; only a hang fails it.</summary>
     private static readonly TimeSpan TransferLimit = TimeSpan.FromMinutes(5);
@@ -38,6 +40,30 @@ public sealed class TcpLoopRelayTests
         Assert.Equal(GiB, transfers[3].Bytes);
         Assert.Equal(transfers[0].Hash, transfers[1].Hash);
         Assert.Equal(transfers[2].Hash, transfers[3].Hash);
+    }
+
+    /// <summary>
+    /// Connections exchanging small messages at once, as keep-alive clients do: a relay loop holding more than one
+    /// connection pauses to gather arrivals after each iteration with work, and every message still reaches its own
+    /// connection's other end, whole and in order (RFC 9293 §3.10), and comes back the same way.
+    /// </summary>
+    [Fact]
+    public async Task Exchange_ManyConnectionsAtOnce_EachGetsItsOwnRepliesInOrder()
+    {
+        await using var origin = TcpOrigin.Echo();
+        await using var proxy = await TcpProxy.StartAsync("", "", [origin.Address]);
+        var clients = await Task.WhenAll(Enumerable.Range(0, Connections).Select(_ => proxy.ConnectAsync()));
+        try
+        {
+            await Task.WhenAll(clients.Select(ExchangeAsync));
+        }
+        finally
+        {
+            foreach (var client in clients)
+            {
+                client.Dispose();
+            }
+        }
     }
 
     /// <summary>
@@ -144,5 +170,16 @@ public sealed class TcpLoopRelayTests
         }
 
         return (total, hash.GetHashAndReset());
+    }
+
+    /// <summary>Sends a message naming the connection and the exchange, and reads it back from the echoing origin, <see cref="Exchanges"/> times.</summary>
+    private static async Task ExchangeAsync(Socket client, int connection)
+    {
+        for (var exchange = 0; exchange < Exchanges; exchange++)
+        {
+            var message = $"connection {connection:D2} exchange {exchange:D3};";
+            await TcpSockets.SendAsync(client, message);
+            Assert.Equal(message, await TcpSockets.ReceiveAsync(client, message.Length));
+        }
     }
 }
