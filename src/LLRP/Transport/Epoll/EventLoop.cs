@@ -13,7 +13,7 @@ namespace LLRP.Transport.Epoll;
 /// A loop made with a gathering condition (the relay loops) pauses <see cref="GatherPauseNs"/> after an iteration that
 /// had work and found nothing more, while the condition holds, before it waits again: what arrives meanwhile is read
 /// in one iteration, where a thread asleep in <c>epoll_wait</c> is woken by the first arrival, each wake an
-/// inter-processor interrupt that the sending core pays (a VM exit on a virtual machine) and that this core leaves its
+/// inter-processor interrupt that the sending core pays (on a virtual machine, usually a VM exit) and that this core leaves its
 /// idle state for. During the pause the thread is not on epoll's wait queue, so no arrival wakes it: its own timer
 /// does.
 /// </summary>
@@ -22,8 +22,8 @@ internal sealed unsafe class EventLoop : IDisposable
     private const int MaxEvents = 256;
 
     /// <summary>
-    /// The gathering pause: 20 µs, shorter than a request's trip through the origin and back here, and better than 50 µs
-    /// in requests/s through a TCP route with 32 keep-alive connections (docs/benchmarks.md, "Relay loops gather").
+    /// The gathering pause: 20 µs, which did better than 50 µs in requests/s through a TCP route with 32 keep-alive
+    /// connections (docs/benchmarks.md, "Relay loops gather arrivals").
     /// </summary>
     private const long GatherPauseNs = 20_000;
 
