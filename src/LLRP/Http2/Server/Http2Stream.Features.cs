@@ -34,7 +34,7 @@ internal sealed partial class Http2Stream :
         set => _queryString = value;
     }
 
-    string IHttpRequestFeature.RawTarget { get => _rawTarget; set => _rawTarget = value; }
+    string IHttpRequestFeature.RawTarget { get => RawTarget(); set => _rawTarget = value; }
 
     IHeaderDictionary IHttpRequestFeature.Headers { get => _requestHeadersOverride ?? RequestHeaders(); set => _requestHeadersOverride = value; }
 
@@ -106,7 +106,8 @@ internal sealed partial class Http2Stream :
 
     private (string Path, string Query) SplitTarget()
     {
-        var query = _rawTarget.IndexOf('?');
-        return query < 0 ? (_rawTarget, "") : (_rawTarget[..query], _rawTarget[query..]);
+        var target = RawTarget();
+        var query = target.IndexOf('?');
+        return query < 0 ? (target, "") : (target[..query], target[query..]);
     }
 }

@@ -19,15 +19,14 @@ internal sealed partial class Http2Stream
 
     private string _method = "";
     private string _scheme = "";
-    private string? _authority;
-    private string _rawTarget = "";
+    private string? _rawTarget;
     private string? _path;
     private string? _queryString;
     private bool _regularFieldSeen;
     private bool _hostSeen;
     private bool _requestHeadersMade;
     private string _headMethod = "";
-    private string _headTarget = "";
+    private string? _madeTarget;
     private bool _hasPath;
     private bool _hasScheme;
     private int _fieldCount;
@@ -86,7 +85,7 @@ internal sealed partial class Http2Stream
             // RFC 9113 §8.3.1: :authority and Host must agree; a Host that agrees is the one :authority wrote, one that
             // disagrees stays beside it, and the HTTP/1.1 parser answers two Host fields with 400 (RFC 9112 §3.2).
             _hostSeen = true;
-            if (_authority is not null && Ascii.EqualsIgnoreCase(value, _authority))
+            if (_head.HasAuthority && Ascii.EqualsIgnoreCase(value, _head.Authority))
             {
                 return;
             }
@@ -134,7 +133,7 @@ internal sealed partial class Http2Stream
         }
 
         var connect = _method == HttpMethods.Connect;
-        if (_method.Length == 0 || (connect ? _hasScheme || _hasPath || _authority is null : !_hasScheme || !_hasPath || _rawTarget.Length == 0)
+        if (_method.Length == 0 || (connect ? _hasScheme || _hasPath || !_head.HasAuthority : !_hasScheme || !_hasPath || _head.Target.Length == 0)
             || (_hasScheme && _scheme != (tls ? "https" : "http"))
             || (RequestEnded && _declaredLength is > 0))
         {
@@ -153,15 +152,18 @@ internal sealed partial class Http2Stream
     /// <summary>The request line and Host, once the pseudo-header fields (which come first, RFC 9113 §8.3) are all in.</summary>
     private void StartHead()
     {
-        _head.Start(_method, _rawTarget, _authority);
-        (_headMethod, _headTarget) = (_method, _rawTarget);
+        _head.Start(_method);
+        _headMethod = _method;
     }
+
+    /// <summary><c>:path</c> as received, as a string: made the first time it is asked for.</summary>
+    private string RawTarget() => _rawTarget ??= _madeTarget = _strings.Value(":path", _head.Target);
 
     /// <summary>The head as written, unless the method, the target or the fields were replaced or made strings since.</summary>
     private bool TryGetWrittenHead(out ReadOnlyMemory<byte> head)
     {
         head = _head.Written;
-        return !_requestHeadersMade && _requestHeadersOverride is null && ReferenceEquals(_method, _headMethod) && ReferenceEquals(_rawTarget, _headTarget);
+        return !_requestHeadersMade && _requestHeadersOverride is null && ReferenceEquals(_method, _headMethod) && ReferenceEquals(_rawTarget, _madeTarget);
     }
 
     /// <summary>The request's fields as strings, made from the written head's field lines the first time they are asked for.</summary>
@@ -199,11 +201,12 @@ internal sealed partial class Http2Stream
         }
         else if (name.SequenceEqual(":path"u8) && !_hasPath)
         {
-            (_rawTarget, _hasPath) = (_strings.Value(":path", value), true);
+            _head.SetTarget(value);
+            _hasPath = true;
         }
-        else if (name.SequenceEqual(":authority"u8) && _authority is null)
+        else if (name.SequenceEqual(":authority"u8) && !_head.HasAuthority)
         {
-            _authority = _strings.Value(":authority", value);
+            _head.SetAuthority(value);
         }
         else
         {
@@ -318,9 +321,9 @@ internal sealed partial class Http2Stream
 
         _requestTrailers.Clear();
         _head.Reset();
-        (_method, _scheme, _authority, _rawTarget, _path, _queryString) = ("", "", null, "", null, null);
+        (_method, _scheme, _rawTarget, _path, _queryString) = ("", "", null, null, null);
         (_regularFieldSeen, _hasPath, _hasScheme, _fieldCount, _declaredLength, _bodyReceived) = (false, false, false, 0, null, 0);
-        (_hostSeen, _requestHeadersMade, _headMethod, _headTarget) = (false, false, "", "");
+        (_hostSeen, _requestHeadersMade, _headMethod, _madeTarget) = (false, false, "", null);
         (_unannouncedConsumed, _trailersAvailable, Fault) = (0, false, RequestFault.None);
     }
 }

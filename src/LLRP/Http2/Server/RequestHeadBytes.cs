@@ -6,15 +6,18 @@ namespace LLRP.Http2.Server;
 /// <summary>
 /// A request's head written as HTTP/1.1 bytes while its fields are decoded, for the HTTP/1.1 parser the front end
 /// reads every request with (<see cref="RequestHeadParser"/>): the request line and <c>Host</c> from the pseudo-header
-/// fields, each regular field as a field line in the order received, the cookie fields joined into one line (RFC 9113
-/// §8.2.3), and <c>Transfer-Encoding: chunked</c> when a body without a <c>content-length</c> may follow. The field
-/// lines are remembered, so the same fields can be made strings later for whoever asks for them. Used by one stream
-/// object at a time.
+/// fields (<c>:path</c> and <c>:authority</c> kept as bytes until the regular fields start), each regular field as a
+/// field line in the order received, the cookie fields joined into one line (RFC 9113 §8.2.3), and
+/// <c>Transfer-Encoding: chunked</c> when a body without a <c>content-length</c> may follow. The field lines are
+/// remembered, so the same fields can be made strings later for whoever asks for them. Used by one stream object at a
+/// time.
 /// </summary>
 internal sealed class RequestHeadBytes
 {
     private readonly ArrayBufferWriter<byte> _bytes = new(1024);
     private readonly ArrayBufferWriter<byte> _cookies = new(256);
+    private readonly ArrayBufferWriter<byte> _target = new(256);
+    private readonly ArrayBufferWriter<byte> _authority = new(64);
     private readonly List<(int Start, int NameLength, int ValueLength)> _lines = new(16);
 
     /// <summary>The head so far: after <see cref="End"/>, the whole head with its empty line.</summary>
@@ -23,27 +26,44 @@ internal sealed class RequestHeadBytes
     /// <summary>How many field lines were written (<c>Transfer-Encoding</c> added for the framing not counted).</summary>
     public int FieldCount => _lines.Count;
 
+    /// <summary><c>:path</c> as received.</summary>
+    public ReadOnlySpan<byte> Target => _target.WrittenSpan;
+
+    public bool HasAuthority { get; private set; }
+
+    public ReadOnlySpan<byte> Authority => _authority.WrittenSpan;
+
     public void Reset()
     {
         _bytes.ResetWrittenCount();
         _cookies.ResetWrittenCount();
+        _target.ResetWrittenCount();
+        _authority.ResetWrittenCount();
         _lines.Clear();
+        HasAuthority = false;
     }
 
-    /// <summary>The request line (<c>:method</c>, <c>:path</c> as received) and, for an <c>:authority</c>, <c>Host</c> with its value (RFC 9113 §8.3.1).</summary>
-    public void Start(string method, string target, string? authority)
+    public void SetTarget(ReadOnlySpan<byte> target) => _target.Write(target);
+
+    public void SetAuthority(ReadOnlySpan<byte> authority)
     {
+        _authority.Write(authority);
+        HasAuthority = true;
+    }
+
+    /// <summary>The request line (<paramref name="method"/>, <see cref="Target"/>) and, for an <c>:authority</c>, <c>Host</c> with its value (RFC 9113 §8.3.1).</summary>
+    public void Start(string method)
+    {
+        var target = Target;
         var writer = new BufferWriter<ArrayBufferWriter<byte>>(_bytes, method.Length + target.Length + 12);
         writer.WriteLatin1(method);
         writer.Write(" "u8);
-        writer.WriteLatin1(target);
+        writer.Write(target);
         writer.Write(" HTTP/1.1\r\n"u8);
         writer.Commit();
-        if (authority is not null)
+        if (HasAuthority)
         {
-            var start = _bytes.WrittenCount;
-            FieldLine.Append(_bytes, "host", authority);
-            _lines.Add((start, 4, authority.Length));
+            Add("host"u8, Authority);
         }
     }
 
