@@ -6,6 +6,7 @@ using LLRP.Http2.Codec;
 using LLRP.Http2.Server;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.Hosting.Internal;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -108,6 +109,23 @@ public sealed class Http2ConnectionTests
         });
 
         Assert.Equal("example.com|a=1; b=2|1|3|False", body);
+    }
+
+    // Reading the target as a string leaves the written head offered; a method or target replaced through the request
+    // feature is what the head is then rendered from, so the written bytes are no longer offered.
+    [Fact]
+    public async Task TargetReadOrReplaced_WrittenHeadOfferedOnlyUntilReplaced()
+    {
+        var body = await RespondAsync(static context =>
+        {
+            var request = context.Features.Get<IHttpRequestFeature>()!;
+            var written = context.Features.Get<IRequestHeadBytesFeature>()!;
+            var read = $"{request.RawTarget} {request.Path} {request.QueryString} {written.TryGetHead(out _)}";
+            request.RawTarget = "/other";
+            return $"{read}|{written.TryGetHead(out _)}";
+        });
+
+        Assert.Equal("/p?q=1 /p ?q=1 True|False", body);
     }
 
     /// <summary>One request with split cookies and a body to follow, answered with what <paramref name="answer"/> makes of its context.</summary>
