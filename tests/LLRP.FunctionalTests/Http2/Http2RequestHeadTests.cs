@@ -9,12 +9,13 @@ namespace LLRP.FunctionalTests.Http2;
 public sealed class Http2RequestHeadTests
 {
     // RFC 9113 §8.2.3: a client may split cookie pairs into separate cookie fields; they are joined with "; " into one
-    // field before the request goes on as HTTP/1.1, which allows one Cookie line (RFC 6265 §5.4).
-    [Fact]
-    public async Task OwnServer_CookieFieldsSplit_OneJoinedLineForwarded_Rfc9113Section8_2_3()
+    // field before the request goes on as HTTP/1.1, which allows one Cookie line (RFC 6265 §5.4). Both servers.
+    [Theory]
+    [MemberData(nameof(Http2Servers.All), MemberType = typeof(Http2Servers))]
+    public async Task CookieFieldsSplit_OneJoinedLineForwarded_Rfc9113Section8_2_3(string server)
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await Http2Servers.StartProxyAsync(Http2Servers.Llrp, origin.Url);
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url);
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
 
         await wire.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", proxy.Authority, "/c", ("cookie", "a=1"), ("x-between", "2"), ("cookie", "b=3")));
