@@ -1,10 +1,12 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Text;
+using LLRP.Http2;
 using LLRP.Http2.Codec;
 using LLRP.Http2.Server;
 using LLRP.Proxy;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.Hosting.Internal;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -80,6 +82,77 @@ public sealed class Http2ConnectionTests
 
             Assert.Equal(Http2FrameType.GoAway, frames[^1]);
         }
+    }
+
+    // RFC 9113 §8.2.3, §8.3.1: the server writes the head as HTTP/1.1 bytes while it decodes the fields: the request line
+    // from :method and :path, Host from :authority, each field in order, the cookie fields joined with "; " in one line,
+    // and chunked framing for a body that may follow without a content-length.
+    [Fact]
+    public async Task FieldsDecoded_HeadWrittenAsHttp11_CookiesJoined_Rfc9113Section8_2_3()
+    {
+        var body = await RespondAsync(static context =>
+            context.Features.Get<IRequestHeadBytesFeature>()!.TryGetHead(out var head) ? Encoding.Latin1.GetString(head.Span) : "not written");
+
+        Assert.Equal("GET /p?q=1 HTTP/1.1\r\nhost: example.com\r\nx-a: 1\r\ncookie: a=1; b=2\r\nTransfer-Encoding: chunked\r\n\r\n", body);
+    }
+
+    // The fields become strings only when asked for, made from the written field lines (the cookies joined, Host from
+    // :authority); from then on the strings are what the head is rendered from, so the written bytes are no longer offered.
+    [Fact]
+    public async Task HeadersAskedFor_MadeFromTheWrittenFields_WrittenHeadNoLongerOffered()
+    {
+        var body = await RespondAsync(static context =>
+        {
+            var fields = context.Request.Headers;
+            var written = context.Features.Get<IRequestHeadBytesFeature>()!.TryGetHead(out _);
+            return $"{fields.Host}|{fields.Cookie}|{fields["x-a"]}|{fields.Count}|{written}";
+        });
+
+        Assert.Equal("example.com|a=1; b=2|1|3|False", body);
+    }
+
+    // Reading the target as a string leaves the written head offered; a method or target replaced through the request
+    // feature is what the head is then rendered from, so the written bytes are no longer offered.
+    [Fact]
+    public async Task TargetReadOrReplaced_WrittenHeadOfferedOnlyUntilReplaced()
+    {
+        var body = await RespondAsync(static context =>
+        {
+            var request = context.Features.Get<IHttpRequestFeature>()!;
+            var written = context.Features.Get<IRequestHeadBytesFeature>()!;
+            var read = $"{request.RawTarget} {request.Path} {request.QueryString} {written.TryGetHead(out _)}";
+            request.RawTarget = "/other";
+            return $"{read}|{written.TryGetHead(out _)}";
+        });
+
+        Assert.Equal("/p?q=1 /p ?q=1 True|False", body);
+    }
+
+    /// <summary>One request with split cookies and a body to follow, answered with what <paramref name="answer"/> makes of its context.</summary>
+    private static async Task<string> RespondAsync(Func<HttpContext, string> answer)
+    {
+        using var tracker = new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance));
+        var connection = new PipeConnection();
+        var run = new Http2Connection(connection, async context => await context.Response.WriteAsync(answer(context)), Limits, tracker, tls: false).RunAsync();
+
+        var block = new ArrayBufferWriter<byte>();
+        (string, string)[] fields = [(":method", "GET"), (":scheme", "http"), (":path", "/p?q=1"), (":authority", "example.com"), ("cookie", "a=1"), ("x-a", "1"), ("cookie", "b=2")];
+        foreach (var (name, value) in fields)
+        {
+            HpackEncoder.EncodeField(block, Encoding.ASCII.GetBytes(name), Encoding.ASCII.GetBytes(value));
+        }
+
+        var client = connection.ClientOutput;
+        client.Write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"u8);
+        FrameWriter.WriteSettings(client, []);
+        FrameWriter.WriteHeaders(client, 1, block.WrittenSpan, endStream: false, 16_384);
+        FrameWriter.WriteData(client, 1, ""u8, endStream: true);
+        await client.FlushAsync();
+
+        var body = await ResponseBodyAsync(connection.ClientInput, streamId: 1).WaitAsync(Bound);
+        await client.CompleteAsync();
+        await run.WaitAsync(Bound);
+        return body;
     }
 
     private static async ValueTask WriteWithoutEndAsync(HttpContext context, TaskCompletionSource writing)
