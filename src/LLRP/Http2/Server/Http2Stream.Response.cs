@@ -83,6 +83,7 @@ internal sealed partial class Http2Stream
         _responseHeaders.IsReadOnly = true;
         _headBlock.ResetWrittenCount();
         HpackEncoder.EncodeStatus(_headBlock, _status);
+        _headBlock.Write(_fieldLines.WrittenSpan);
         ResponseFieldEncoding.Encode(_headBlock, _responseHeaders);
     }
 
@@ -253,6 +254,7 @@ internal sealed partial class Http2Stream
         }
 
         _status = StatusCodes.Status500InternalServerError;
+        _fieldLines.ResetWrittenCount();
         _responseHeaders.Clear();
         _responseHeaders.ContentLength = 0;
         _ = _responseData.Writer.FlushAsync();
@@ -268,6 +270,7 @@ internal sealed partial class Http2Stream
         _responseHeaders.Clear();
         _responseTrailers.IsReadOnly = false;
         _responseTrailers.Clear();
+        _fieldLines.ResetWrittenCount();
         (_status, _started, _headSent, _responseEnded, _ending, _windowWaiter, _sendCanceled) = (StatusCodes.Status200OK, false, false, false, false, null, false);
         _callbacks = default;
     }
