@@ -21,8 +21,9 @@ namespace LLRP.Http2;
 /// <summary>
 /// The HTTP/2 front end: each request stream the HTTP/2 server (LLRP's own or Kestrel's) decodes on a proxy listener (handed over by
 /// <see cref="ProtocolSelection"/>) goes through the same steps as an HTTP/1.1 request, with the same code:
-/// 1. its head is rendered as HTTP/1.1 and parsed with the HTTP/1.1 front end's parser and limits
-///    (<see cref="RenderedRequestHead"/>); a refused head is answered with its status;
+/// 1. its head, as HTTP/1.1 (written by LLRP's own server as it decoded the fields, else rendered from the strings), is
+///    parsed with the HTTP/1.1 front end's parser and limits (<see cref="RenderedRequestHead"/>); a refused head is
+///    answered with its status;
 /// 2. <see cref="ClientRouting"/> matches its route, picks the destination (balancing, affinity, slot, retries elsewhere,
 ///    passive health) and points the <see cref="RequestRewriter"/> at it;
 /// 3. <see cref="StreamForwarder"/> carries it over HttpClient (HTTP/1.1 or HTTP/2 to the destination, as its cluster
@@ -81,7 +82,8 @@ internal sealed class Http2FrontEnd(
             return;
         }
 
-        if (ConnectionSpecificFields.In(context.Request.Headers))
+        var written = context.Features.Get<IRequestHeadBytesFeature>();
+        if (written is null && ConnectionSpecificFields.In(context.Request.Headers))
         {
             context.Features.GetRequiredFeature<IHttpResetFeature>().Reset(ConnectionSpecificFields.ProtocolError);
             return;
@@ -90,7 +92,7 @@ internal sealed class Http2FrontEnd(
         RequestHead head;
         try
         {
-            head = parts.Head.Parse(context, _limits);
+            head = parts.Head.Parse(context, written, _limits);
         }
         catch (HttpMessageException e)
         {

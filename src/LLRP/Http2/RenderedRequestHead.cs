@@ -8,11 +8,13 @@ using Microsoft.Extensions.Primitives;
 namespace LLRP.Http2;
 
 /// <summary>
-/// The head of a request the HTTP/2 server decoded (as strings) written out as HTTP/1.1 bytes and parsed back by
-/// <see cref="RequestHeadParser"/>, so HTTP/2 requests are routed, limited and rewritten by the same rules and code as
-/// HTTP/1.1 ones: <c>:method</c> and <c>:path</c> (as received) make the request line, <c>:authority</c> the
-/// <c>Host</c> (Kestrel puts it there), then every field in order. A body the client may still send without a
-/// <c>content-length</c> is marked chunked, so the head says a body follows. Used by one request stream at a time.
+/// The head of a request the HTTP/2 server decoded, as HTTP/1.1 bytes parsed by <see cref="RequestHeadParser"/>, so
+/// HTTP/2 requests are routed, limited and rewritten by the same rules and code as HTTP/1.1 ones. LLRP's own server
+/// wrote those bytes while it decoded the fields (<see cref="IRequestHeadBytesFeature"/>); otherwise (Kestrel's server,
+/// or a request whose fields were made strings) the strings are written out here: <c>:method</c> and <c>:path</c> (as
+/// received) make the request line, <c>:authority</c> the <c>Host</c> (Kestrel puts it there), then every field in order.
+/// A body the client may still send without a <c>content-length</c> is marked chunked, so the head says a body follows.
+/// Used by one request stream at a time.
 /// </summary>
 internal sealed class RenderedRequestHead
 {
@@ -20,9 +22,15 @@ internal sealed class RenderedRequestHead
 
     public RequestHead Head { get; } = new();
 
+    /// <param name="written">The head as the server wrote it, or null.</param>
     /// <exception cref="HttpMessageException">The request is one the HTTP/1.1 front end refuses, or over <paramref name="limits"/>.</exception>
-    public RequestHead Parse(HttpContext context, in RequestLimits limits)
+    public RequestHead Parse(HttpContext context, IRequestHeadBytesFeature? written, in RequestLimits limits)
     {
+        if (written is not null && written.TryGetHead(out var head))
+        {
+            return Parse(head, limits);
+        }
+
         _bytes.ResetWrittenCount();
         var request = context.Request;
         var writer = new BufferWriter<ArrayBufferWriter<byte>>(_bytes, 256);
@@ -46,7 +54,12 @@ internal sealed class RenderedRequestHead
         }
 
         _bytes.Write("\r\n"u8);
-        if (!RequestHeadParser.TryParse(new ReadOnlySequence<byte>(_bytes.WrittenMemory), Head, limits, out _))
+        return Parse(_bytes.WrittenMemory, limits);
+    }
+
+    private RequestHead Parse(ReadOnlyMemory<byte> head, in RequestLimits limits)
+    {
+        if (!RequestHeadParser.TryParse(new ReadOnlySequence<byte>(head), Head, limits, out _))
         {
             HttpMessageException.Throw(RejectionReason.InvalidRequestLine);
         }

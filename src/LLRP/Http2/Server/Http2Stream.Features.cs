@@ -8,7 +8,7 @@ namespace LLRP.Http2.Server;
 /// <summary>The request and response features the front end, the forwarders and ASP.NET Core's <see cref="HttpContext"/> read.</summary>
 internal sealed partial class Http2Stream :
     IHttpRequestFeature, IHttpResponseFeature, IHttpResponseBodyFeature, IRequestBodyPipeFeature, IHttpRequestLifetimeFeature,
-    IHttpResetFeature, IHttpResponseTrailersFeature, IHttpRequestTrailersFeature, IHttpRequestBodyDetectionFeature
+    IHttpResetFeature, IHttpResponseTrailersFeature, IHttpRequestTrailersFeature, IHttpRequestBodyDetectionFeature, IRequestHeadBytesFeature
 {
     private CancellationToken? _requestAborted;
     private Stream? _requestBodyOverride;
@@ -34,13 +34,15 @@ internal sealed partial class Http2Stream :
         set => _queryString = value;
     }
 
-    string IHttpRequestFeature.RawTarget { get => _rawTarget; set => _rawTarget = value; }
+    string IHttpRequestFeature.RawTarget { get => RawTarget(); set => _rawTarget = value; }
 
-    IHeaderDictionary IHttpRequestFeature.Headers { get => _requestHeadersOverride ?? _requestHeaders; set => _requestHeadersOverride = value; }
+    IHeaderDictionary IHttpRequestFeature.Headers { get => _requestHeadersOverride ?? RequestHeaders(); set => _requestHeadersOverride = value; }
 
     Stream IHttpRequestFeature.Body { get => _requestBodyOverride ?? _requestStream; set => _requestBodyOverride = value; }
 
     PipeReader IRequestBodyPipeFeature.Reader => _bodyReader;
+
+    bool IRequestHeadBytesFeature.TryGetHead(out ReadOnlyMemory<byte> head) => TryGetWrittenHead(out head);
 
     bool IHttpRequestBodyDetectionFeature.CanHaveBody => !_endStreamOnHead;
 
@@ -104,7 +106,8 @@ internal sealed partial class Http2Stream :
 
     private (string Path, string Query) SplitTarget()
     {
-        var query = _rawTarget.IndexOf('?');
-        return query < 0 ? (_rawTarget, "") : (_rawTarget[..query], _rawTarget[query..]);
+        var target = RawTarget();
+        var query = target.IndexOf('?');
+        return query < 0 ? (target, "") : (target[..query], target[query..]);
     }
 }

@@ -13,16 +13,20 @@ internal sealed partial class Http2Stream
     private readonly RequestBodyReader _bodyReader;
     private readonly Stream _requestStream;
     private readonly FieldStrings _strings = new();
+    private readonly RequestHeadBytes _head = new();
     private readonly HeaderDictionary _requestHeaders = new();
     private readonly HeaderDictionary _requestTrailers = new();
 
     private string _method = "";
     private string _scheme = "";
-    private string? _authority;
-    private string _rawTarget = "";
+    private string? _rawTarget;
     private string? _path;
     private string? _queryString;
     private bool _regularFieldSeen;
+    private bool _hostSeen;
+    private bool _requestHeadersMade;
+    private string _headMethod = "";
+    private string? _madeTarget;
     private bool _hasPath;
     private bool _hasScheme;
     private int _fieldCount;
@@ -49,14 +53,17 @@ internal sealed partial class Http2Stream
             return;
         }
 
-        _regularFieldSeen = true;
+        if (!_regularFieldSeen)
+        {
+            _regularFieldSeen = true;
+            StartHead();
+        }
+
         if (!CheckField(name, value))
         {
             return;
         }
 
-        var key = FieldStrings.Intern(name);
-        var text = _strings.Value(key, value);
         if (name.SequenceEqual("content-length"u8))
         {
             if (!long.TryParse(value, System.Globalization.NumberStyles.None, null, out var length) || (_declaredLength is { } declared && declared != length))
@@ -67,15 +74,24 @@ internal sealed partial class Http2Stream
 
             _declaredLength = length;
         }
-
-        if (name.SequenceEqual("cookie"u8) && _requestHeaders.TryGetValue(key, out var cookies))
+        else if (name.SequenceEqual("cookie"u8))
         {
             // RFC 9113 §8.2.3: cookie pairs sent as separate fields are joined with "; " before HTTP/1.1 sees them.
-            _requestHeaders[key] = cookies + "; " + text;
+            _head.AddCookie(value);
             return;
         }
+        else if (name.SequenceEqual("host"u8) && !_hostSeen)
+        {
+            // RFC 9113 §8.3.1: :authority and Host must agree; a Host that agrees is the one :authority wrote, one that
+            // disagrees stays beside it, and the HTTP/1.1 parser answers two Host fields with 400 (RFC 9112 §3.2).
+            _hostSeen = true;
+            if (_head.HasAuthority && Ascii.EqualsIgnoreCase(value, _head.Authority))
+            {
+                return;
+            }
+        }
 
-        _requestHeaders.Append(key, text);
+        _head.Add(name, value);
     }
 
     /// <summary>Adds one decoded field of the request's trailers (RFC 9113 §8.1: no pseudo-header field there).</summary>
@@ -117,7 +133,7 @@ internal sealed partial class Http2Stream
         }
 
         var connect = _method == HttpMethods.Connect;
-        if (_method.Length == 0 || (connect ? _hasScheme || _hasPath || _authority is null : !_hasScheme || !_hasPath || _rawTarget.Length == 0)
+        if (_method.Length == 0 || (connect ? _hasScheme || _hasPath || !_head.HasAuthority : !_hasScheme || !_hasPath || _head.Target.Length == 0)
             || (_hasScheme && _scheme != (tls ? "https" : "http"))
             || (RequestEnded && _declaredLength is > 0))
         {
@@ -125,19 +141,46 @@ internal sealed partial class Http2Stream
             return;
         }
 
-        if (_authority is not null)
+        if (!_regularFieldSeen)
         {
-            // RFC 9113 §8.3.1: :authority and Host must agree; a Host that disagrees stays beside it, and the HTTP/1.1
-            // parser that reads the rendered head answers two different Host fields with 400 (RFC 9112 §3.2).
-            if (!_requestHeaders.TryGetValue("host", out var host))
+            StartHead();
+        }
+
+        _head.End(chunked: _declaredLength is null && !_endStreamOnHead);
+    }
+
+    /// <summary>The request line and Host, once the pseudo-header fields (which come first, RFC 9113 §8.3) are all in.</summary>
+    private void StartHead()
+    {
+        _head.Start(_method);
+        _headMethod = _method;
+    }
+
+    /// <summary><c>:path</c> as received, as a string: made the first time it is asked for.</summary>
+    private string RawTarget() => _rawTarget ??= _madeTarget = _strings.Value(":path", _head.Target);
+
+    /// <summary>The head as written, unless the method, the target or the fields were replaced or made strings since.</summary>
+    private bool TryGetWrittenHead(out ReadOnlyMemory<byte> head)
+    {
+        head = _head.Written;
+        return !_requestHeadersMade && _requestHeadersOverride is null && ReferenceEquals(_method, _headMethod) && ReferenceEquals(_rawTarget, _madeTarget);
+    }
+
+    /// <summary>The request's fields as strings, made from the written head's field lines the first time they are asked for.</summary>
+    private HeaderDictionary RequestHeaders()
+    {
+        if (!_requestHeadersMade)
+        {
+            _requestHeadersMade = true;
+            for (var i = 0; i < _head.FieldCount; i++)
             {
-                _requestHeaders["host"] = _authority;
-            }
-            else if (!string.Equals(host, _authority, StringComparison.OrdinalIgnoreCase))
-            {
-                _requestHeaders["host"] = new Microsoft.Extensions.Primitives.StringValues([_authority, host.ToString()]);
+                var (name, value) = _head.Field(i);
+                var key = FieldStrings.Intern(name.Span);
+                _requestHeaders.Append(key, _strings.Value(key, value.Span));
             }
         }
+
+        return _requestHeaders;
     }
 
     private void AddPseudoField(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
@@ -158,11 +201,12 @@ internal sealed partial class Http2Stream
         }
         else if (name.SequenceEqual(":path"u8) && !_hasPath)
         {
-            (_rawTarget, _hasPath) = (_strings.Value(":path", value), true);
+            _head.SetTarget(value);
+            _hasPath = true;
         }
-        else if (name.SequenceEqual(":authority"u8) && _authority is null)
+        else if (name.SequenceEqual(":authority"u8) && !_head.HasAuthority)
         {
-            _authority = _strings.Value(":authority", value);
+            _head.SetAuthority(value);
         }
         else
         {
@@ -270,10 +314,16 @@ internal sealed partial class Http2Stream
 
     private void ResetRequest()
     {
-        _requestHeaders.Clear();
+        if (_requestHeadersMade)
+        {
+            _requestHeaders.Clear();
+        }
+
         _requestTrailers.Clear();
-        (_method, _scheme, _authority, _rawTarget, _path, _queryString) = ("", "", null, "", null, null);
+        _head.Reset();
+        (_method, _scheme, _rawTarget, _path, _queryString) = ("", "", null, null, null);
         (_regularFieldSeen, _hasPath, _hasScheme, _fieldCount, _declaredLength, _bodyReceived) = (false, false, false, 0, null, 0);
+        (_hostSeen, _requestHeadersMade, _headMethod, _madeTarget) = (false, false, "", null);
         (_unannouncedConsumed, _trailersAvailable, Fault) = (0, false, RequestFault.None);
     }
 }

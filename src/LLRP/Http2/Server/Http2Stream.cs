@@ -222,7 +222,7 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
 
     private FeatureCollection NewFeatures()
     {
-        var features = new FeatureCollection(12);
+        var features = new FeatureCollection(13);
         features.Set<IHttpRequestFeature>(this);
         features.Set<IHttpResponseFeature>(this);
         features.Set<IHttpResponseBodyFeature>(this);
@@ -234,6 +234,7 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
         features.Set<IHttpRequestBodyDetectionFeature>(this);
         features.Set<IResponseFieldLinesFeature>(this);
         features.Set<IHttpConnectionFeature>(_connection.ConnectionFeature);
+        features.Set<IRequestHeadBytesFeature>(this);
         return features;
     }
 }

@@ -17,7 +17,8 @@ namespace LLRP.Tcp.Loop;
 /// buffer. A direction is also what the loop reports its source's readiness to (the relay is told which side it is).
 /// Both directions splice their bulk: copying it (a receive and a send of 16 or 64 KiB) makes fewer calls per GiB but cost
 /// 1.6–3.3× the CPU and moved fewer bytes a second, and spliced sends charge the receiver's buffer no more than copied
-/// ones (docs/benchmarks.md, "TCP 1 GiB: spliced sends and curl's receive window").
+/// ones (docs/benchmarks.md, "TCP 1 GiB: spliced sends and curl's receive window"). The direction to the upstream
+/// connection also bounds what its socket holds unsent once its bulk begins (<see cref="UpstreamUnsentLimit"/>).
 /// </summary>
 internal sealed unsafe class SpliceDirection : IReadinessHandler
 {
@@ -32,6 +33,16 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
 
     private const uint Flags = LinuxCalls.SpliceMove | LinuxCalls.SpliceNonblock;
 
+    /// <summary>
+    /// <c>TCP_NOTSENT_LOWAT</c> of the upstream connection's socket, set when bytes from the client turn bulk: the socket
+    /// takes no more while it holds this much unsent, so the destination's acknowledgements find little left to transmit
+    /// and the relay's own splices send the rest, on the relay's CPU. Unbounded, a spliced upload filled the socket with
+    /// megabytes that the acknowledgements then sent, and with them the destination's receive work, from the
+    /// destination's CPU (docs/benchmarks.md, "TCP 1 GiB upload: the upstream socket's unsent bytes"). A direction to the
+    /// client keeps the default: bounded there, the download gained nothing and its CPU doubled.
+    /// </summary>
+    private const int UpstreamUnsentLimit = 64 * 1024;
+
     /// <summary>The loop thread's receive buffer, shared by every direction on it (a direction keeps nothing in it between calls).</summary>
     [ThreadStatic]
     private static byte[]? t_buffer;
@@ -44,6 +55,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     private nint _pending;
     private bool _bulk;
     private bool _resumePosted;
+    private bool _unsentBounded;
 
     /// <param name="fromClient">Whether the source is the client's socket.</param>
     public SpliceDirection(LoopRelay relay, bool fromClient, SplicePipePool pipes)
@@ -203,8 +215,21 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
 
             // A short receive drained the source, unless its end of stream had come too, which only a receive of 0 says.
             _bulk = read == CopySize;
+            if (_bulk && FromClient && !_unsentBounded)
+            {
+                BoundUnsent();
+            }
+
             return _bulk || SourceClosing;
         }
+    }
+
+    /// <summary>Sets <see cref="UpstreamUnsentLimit"/> on the destination, once: a relay of small messages never makes the call.</summary>
+    private void BoundUnsent()
+    {
+        _unsentBounded = true;
+        var limit = UpstreamUnsentLimit;
+        LinuxCalls.SetSocketOption(DestinationFd, LinuxCalls.IpProtoTcp, LinuxCalls.TcpNotSentLowWater, &limit, sizeof(int));
     }
 
     /// <summary>One splice from the source into the pipe, taken from the pool for it.</summary>

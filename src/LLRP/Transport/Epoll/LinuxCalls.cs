@@ -93,6 +93,7 @@ internal static unsafe partial class LinuxCalls
     public const int AfInet6 = 10;
     public const int IpProtoTcp = 6;
     public const int TcpNoDelay = 1;
+    public const int TcpNotSentLowWater = 25;
     public const int SoLinger = 13;
     public const int SoReusePort = 15;
     public const int ShutWrite = 1;

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Text;
+using LLRP.Http2;
 using LLRP.Http2.Codec;
 using LLRP.Http2.Server;
 using LLRP.Proxy;
@@ -89,7 +90,7 @@ public sealed class Http2ConnectionTests
     [Fact]
     public async Task FieldLinesAsBytes_AfterStatus_BeforeHeaderDictionary_Rfc9113Section8_3_2()
     {
-        var response = await RespondAsync(async context =>
+        var response = await ExchangeAsync(async context =>
         {
             var lines = context.Features.GetRequiredFeature<IResponseFieldLinesFeature>().StartFieldLines(201);
             lines.Field("X-A"u8, "1"u8);
@@ -109,7 +110,7 @@ public sealed class Http2ConnectionTests
     public async Task WholeBody_HeadersThenDataEndingTheStream_Rfc9113Section8_1()
     {
         var taken = false;
-        var response = await RespondAsync(context =>
+        var response = await ExchangeAsync(context =>
         {
             context.Features.GetRequiredFeature<IResponseFieldLinesFeature>().StartFieldLines(200).ContentLength(5);
             taken = ((IWholeBodyWriter)context.Response.BodyWriter).TryWriteWhole(new ReadOnlySequence<byte>("hello"u8.ToArray()));
@@ -130,7 +131,7 @@ public sealed class Http2ConnectionTests
     public async Task WholeBody_AfterBytesOrWithOnStarting_NotTaken_WrittenAsUsual(bool bytesFirst)
     {
         var taken = true;
-        var response = await RespondAsync(async context =>
+        var response = await ExchangeAsync(async context =>
         {
             if (bytesFirst)
             {
@@ -155,7 +156,7 @@ public sealed class Http2ConnectionTests
     public async Task WholeBody_LargerThanTheSendWindow_NotTaken_SentAsTheWindowOpens_Rfc9113Section6_9_1()
     {
         var taken = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var response = await RespondAsync(
+        var response = await ExchangeAsync(
             async context =>
             {
                 taken.SetResult(((IWholeBodyWriter)context.Response.BodyWriter).TryWriteWhole(new ReadOnlySequence<byte>("hello"u8.ToArray())));
@@ -176,7 +177,7 @@ public sealed class Http2ConnectionTests
     /// Opens stream 1 with a GET on a connection whose application is <paramref name="application"/>, then reads the
     /// response: its field blocks decoded (RFC 7541), its DATA as text, the types of its frames.
     /// </summary>
-    private static async Task<Response> RespondAsync(
+    private static async Task<Response> ExchangeAsync(
         Func<HttpContext, ValueTask> application, uint initialWindow = 65_535, Func<PipeWriter, Task>? afterRequest = null)
     {
         using var tracker = new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance));
@@ -247,6 +248,77 @@ public sealed class Http2ConnectionTests
         public string Body { get; set; } = "";
 
         public void OnHeader(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value) => Fields.Add($"{Encoding.ASCII.GetString(name)}: {Encoding.ASCII.GetString(value)}");
+    }
+
+    // RFC 9113 §8.2.3, §8.3.1: the server writes the head as HTTP/1.1 bytes while it decodes the fields: the request line
+    // from :method and :path, Host from :authority, each field in order, the cookie fields joined with "; " in one line,
+    // and chunked framing for a body that may follow without a content-length.
+    [Fact]
+    public async Task FieldsDecoded_HeadWrittenAsHttp11_CookiesJoined_Rfc9113Section8_2_3()
+    {
+        var body = await RespondAsync(static context =>
+            context.Features.Get<IRequestHeadBytesFeature>()!.TryGetHead(out var head) ? Encoding.Latin1.GetString(head.Span) : "not written");
+
+        Assert.Equal("GET /p?q=1 HTTP/1.1\r\nhost: example.com\r\nx-a: 1\r\ncookie: a=1; b=2\r\nTransfer-Encoding: chunked\r\n\r\n", body);
+    }
+
+    // The fields become strings only when asked for, made from the written field lines (the cookies joined, Host from
+    // :authority); from then on the strings are what the head is rendered from, so the written bytes are no longer offered.
+    [Fact]
+    public async Task HeadersAskedFor_MadeFromTheWrittenFields_WrittenHeadNoLongerOffered()
+    {
+        var body = await RespondAsync(static context =>
+        {
+            var fields = context.Request.Headers;
+            var written = context.Features.Get<IRequestHeadBytesFeature>()!.TryGetHead(out _);
+            return $"{fields.Host}|{fields.Cookie}|{fields["x-a"]}|{fields.Count}|{written}";
+        });
+
+        Assert.Equal("example.com|a=1; b=2|1|3|False", body);
+    }
+
+    // Reading the target as a string leaves the written head offered; a method or target replaced through the request
+    // feature is what the head is then rendered from, so the written bytes are no longer offered.
+    [Fact]
+    public async Task TargetReadOrReplaced_WrittenHeadOfferedOnlyUntilReplaced()
+    {
+        var body = await RespondAsync(static context =>
+        {
+            var request = context.Features.Get<IHttpRequestFeature>()!;
+            var written = context.Features.Get<IRequestHeadBytesFeature>()!;
+            var read = $"{request.RawTarget} {request.Path} {request.QueryString} {written.TryGetHead(out _)}";
+            request.RawTarget = "/other";
+            return $"{read}|{written.TryGetHead(out _)}";
+        });
+
+        Assert.Equal("/p?q=1 /p ?q=1 True|False", body);
+    }
+
+    /// <summary>One request with split cookies and a body to follow, answered with what <paramref name="answer"/> makes of its context.</summary>
+    private static async Task<string> RespondAsync(Func<HttpContext, string> answer)
+    {
+        using var tracker = new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance));
+        var connection = new PipeConnection();
+        var run = new Http2Connection(connection, async context => await context.Response.WriteAsync(answer(context)), Limits, tracker, tls: false).RunAsync();
+
+        var block = new ArrayBufferWriter<byte>();
+        (string, string)[] fields = [(":method", "GET"), (":scheme", "http"), (":path", "/p?q=1"), (":authority", "example.com"), ("cookie", "a=1"), ("x-a", "1"), ("cookie", "b=2")];
+        foreach (var (name, value) in fields)
+        {
+            HpackEncoder.EncodeField(block, Encoding.ASCII.GetBytes(name), Encoding.ASCII.GetBytes(value));
+        }
+
+        var client = connection.ClientOutput;
+        client.Write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"u8);
+        FrameWriter.WriteSettings(client, []);
+        FrameWriter.WriteHeaders(client, 1, block.WrittenSpan, endStream: false, 16_384);
+        FrameWriter.WriteData(client, 1, ""u8, endStream: true);
+        await client.FlushAsync();
+
+        var body = await ResponseBodyAsync(connection.ClientInput, streamId: 1).WaitAsync(Bound);
+        await client.CompleteAsync();
+        await run.WaitAsync(Bound);
+        return body;
     }
 
     private static async ValueTask WriteWithoutEndAsync(HttpContext context, TaskCompletionSource writing)
