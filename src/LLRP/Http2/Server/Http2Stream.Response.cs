@@ -25,6 +25,9 @@ internal sealed partial class Http2Stream
     private bool _headSent;
     private bool _responseEnded;
     private bool _ending;
+
+    /// <summary>The response went out whole (<see cref="TryWriteWhole"/>), its flush left to the stream's end.</summary>
+    private bool _writtenWhole;
     private long _sendWindow;
     private TaskCompletionSource? _windowWaiter;
     private bool _sendCanceled;
@@ -78,11 +81,21 @@ internal sealed partial class Http2Stream
             return;
         }
 
-        await _callbacks.RunStartingAsync();
+        if (_callbacks.HasStarting)
+        {
+            await _callbacks.RunStartingAsync();
+        }
+
+        EncodeHead();
+    }
+
+    private void EncodeHead()
+    {
         _started = true;
         _responseHeaders.IsReadOnly = true;
         _headBlock.ResetWrittenCount();
         HpackEncoder.EncodeStatus(_headBlock, _status);
+        _headBlock.Write(_fieldLines.WrittenSpan);
         ResponseFieldEncoding.Encode(_headBlock, _responseHeaders);
     }
 
@@ -173,6 +186,35 @@ internal sealed partial class Http2Stream
         }
     }
 
+    /// <summary>
+    /// Writes the whole response at once, its head then <paramref name="body"/> ending the stream, without passing through
+    /// the response pipe: when the response has not started, has no OnStarting callback, no trailers and no byte written
+    /// yet, and both send windows take the body (RFC 9113 §6.9). The frames leave with the flush <see cref="EndResponseAsync"/>
+    /// asks for, once the front end returned (and the forwarder gave its upstream connection back), as any response's do.
+    /// False when it cannot: no frame is written, the head is fixed all the same, and the body is to be written as usual.
+    /// </summary>
+    public bool TryWriteWhole(in ReadOnlySequence<byte> body)
+    {
+        if (_started || _callbacks.HasStarting || _responseTrailers.Count > 0 || _responseData.Writer.UnflushedBytes > 0)
+        {
+            return false;
+        }
+
+        EncodeHead();
+        lock (_output.Sync)
+        {
+            if (IsReset || _output.IsClosed || body.Length > Math.Min(_sendWindow, _output.SendWindow))
+            {
+                return false;
+            }
+
+            _responseTrailers.IsReadOnly = true;
+            _ending = _writtenWhole = true;
+            WriteFrames(body, end: true, hasTrailers: false);
+            return true;
+        }
+    }
+
     /// <summary>Writes the head if not yet sent, then as much of <paramref name="buffer"/> as the windows allow. Under the output's lock.</summary>
     private long WriteFrames(in ReadOnlySequence<byte> buffer, bool end, bool hasTrailers)
     {
@@ -231,6 +273,11 @@ internal sealed partial class Http2Stream
 
         lock (_output.Sync)
         {
+            if (_writtenWhole)
+            {
+                _output.ScheduleFlush();
+            }
+
             if (!IsReset && !RequestEnded && !_output.IsClosed)
             {
                 IsReset = true;
@@ -253,6 +300,7 @@ internal sealed partial class Http2Stream
         }
 
         _status = StatusCodes.Status500InternalServerError;
+        _fieldLines.ResetWrittenCount();
         _responseHeaders.Clear();
         _responseHeaders.ContentLength = 0;
         _ = _responseData.Writer.FlushAsync();
@@ -268,7 +316,9 @@ internal sealed partial class Http2Stream
         _responseHeaders.Clear();
         _responseTrailers.IsReadOnly = false;
         _responseTrailers.Clear();
+        _fieldLines.ResetWrittenCount();
         (_status, _started, _headSent, _responseEnded, _ending, _windowWaiter, _sendCanceled) = (StatusCodes.Status200OK, false, false, false, false, null, false);
+        _writtenWhole = false;
         _callbacks = default;
     }
 }

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 using LLRP.Http2.Codec;
+using LLRP.Upstream;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 
@@ -231,6 +232,7 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
         features.Set<IHttpResponseTrailersFeature>(this);
         features.Set<IHttpRequestTrailersFeature>(this);
         features.Set<IHttpRequestBodyDetectionFeature>(this);
+        features.Set<IResponseFieldLinesFeature>(this);
         features.Set<IHttpConnectionFeature>(_connection.ConnectionFeature);
         features.Set<IRequestHeadBytesFeature>(this);
         return features;

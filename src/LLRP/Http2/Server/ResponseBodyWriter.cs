@@ -1,14 +1,19 @@
+using System.Buffers;
 using System.IO.Pipelines;
 using LLRP.Http2.Codec;
+using LLRP.Upstream;
 
 namespace LLRP.Http2.Server;
 
 /// <summary>
 /// The response body as the application writes it: bytes gather in the stream's response pipe, and each flush hands
-/// them to the stream to be framed as DATA (<see cref="Http2Stream.SendAsync"/>), which returns once they went out.
+/// them to the stream to be framed as DATA (<see cref="Http2Stream.SendAsync"/>), which returns once they went out; or a
+/// whole body handed at once goes straight into frames (<see cref="Http2Stream.TryWriteWhole"/>).
 /// </summary>
-internal sealed class ResponseBodyWriter(Http2Stream stream, PipeWriter inner) : PipeWriter
+internal sealed class ResponseBodyWriter(Http2Stream stream, PipeWriter inner) : PipeWriter, IWholeBodyWriter
 {
+    public bool TryWriteWhole(in ReadOnlySequence<byte> body) => stream.TryWriteWhole(body);
+
     public override void Advance(int bytes) => inner.Advance(bytes);
 
     public override Memory<byte> GetMemory(int sizeHint = 0) => inner.GetMemory(sizeHint);

@@ -10,6 +10,9 @@ internal struct ResponseCallbacks
 
     public void OnCompleted(Func<object, Task> callback, object state) => (_completed ??= []).Add((callback, state));
 
+    /// <summary>An OnStarting callback was registered: the response head waits for them.</summary>
+    public readonly bool HasStarting => _starting is not null;
+
     /// <summary>OnStarting callbacks run in reverse order of registration, as Kestrel runs them.</summary>
     public readonly async ValueTask RunStartingAsync()
     {

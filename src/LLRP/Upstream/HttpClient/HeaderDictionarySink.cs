@@ -16,20 +16,4 @@ internal struct HeaderDictionarySink(IHeaderDictionary headers, FieldStringCache
         headers.Append(strings.Name(_index, name), strings.Value(_index, value));
         _index++;
     }
-
-    /// <summary>Adds whole field lines (<c>Name: value\r\n</c>, each), as the session affinity's binding is kept.</summary>
-    public void Lines(ReadOnlySpan<byte> lines)
-    {
-        while (lines.IndexOf("\r\n"u8) is var end and > 0)
-        {
-            var line = lines[..end];
-            var colon = line.IndexOf((byte)':');
-            if (colon > 0)
-            {
-                Field(line[..colon], line[(colon + 1)..].Trim((byte)' '));
-            }
-
-            lines = lines[(end + 2)..];
-        }
-    }
 }

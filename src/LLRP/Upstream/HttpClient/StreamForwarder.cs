@@ -299,7 +299,8 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             UpstreamMilliseconds = (long)Stopwatch.GetElapsedTime(_destinationChosen).TotalMilliseconds;
             var client = context.Response;
             var hasBody = Start(exchange.Response, client);
-            var responseTrailers = client.SupportsTrailers() ? context.Features.GetRequiredFeature<IHttpResponseTrailersFeature>().Trailers : null;
+            var responseTrailers = context.Features[typeof(IHttpResponseTrailersFeature)] is IHttpResponseTrailersFeature { Trailers: { IsReadOnly: false } clientTrailers }
+                ? clientTrailers : null;
             if (await exchange.CopyBodyAsync(client.BodyWriter, responseTrailers, hasBody, _counted ??= count => BodyBytes += count, clientAborted) is var bodyError
                 and not ForwarderError.None)
             {
@@ -317,18 +318,35 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
 
     /// <summary>
     /// Gives the client the response's status and fields (<see cref="ResponseHeadWriter.WriteFields"/>, the HTTP/1.1
-    /// front end's rules, then the affinity's binding) and its length when the destination sent one.
+    /// front end's rules, then the affinity's binding) and its length when the destination sent one: as bytes to LLRP's
+    /// own HTTP/2 server (<see cref="IResponseFieldLinesFeature"/>), as strings to another.
     /// </summary>
     /// <returns>True when the response has a body for this request (RFC 9112 §6.3).</returns>
     private bool Start(ResponseHead head, HttpResponse client)
     {
-        client.StatusCode = Status = head.StatusCode;
-        var sink = new HeaderDictionarySink(client.Headers, _responseStrings);
-        ResponseHeadWriter.WriteFields(head, Transforms, ref sink);
-        sink.Lines(AffinityLine);
-        if (head.Framing == BodyFraming.ContentLength && head.StatusCode != 204)
+        Status = head.StatusCode;
+        var hasLength = head.Framing == BodyFraming.ContentLength && head.StatusCode != 204;
+        // The indexer, a plain interface call, where Get<T> is a generic virtual one, resolved by a runtime lookup each time.
+        if (Context.Features[typeof(IResponseFieldLinesFeature)] is IResponseFieldLinesFeature fieldLines)
         {
-            client.ContentLength = head.ContentLength;
+            var lines = fieldLines.StartFieldLines(head.StatusCode);
+            ResponseHeadWriter.WriteFields(head, Transforms, ref lines);
+            FieldLine.Split(AffinityLine, ref lines);
+            if (hasLength)
+            {
+                lines.ContentLength(head.ContentLength);
+            }
+        }
+        else
+        {
+            client.StatusCode = head.StatusCode;
+            var sink = new HeaderDictionarySink(client.Headers, _responseStrings);
+            ResponseHeadWriter.WriteFields(head, Transforms, ref sink);
+            FieldLine.Split(AffinityLine, ref sink);
+            if (hasLength)
+            {
+                client.ContentLength = head.ContentLength;
+            }
         }
 
         return !ResponseFraming.IsBodiless(head.StatusCode, _isHead);

@@ -100,7 +100,8 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// Relays the response body to <paramref name="output"/>, starting with what came with the head, then the trailer
     /// section of a chunked body to <paramref name="trailers"/> (null when the client takes none: it is then dropped, as
     /// RFC 9110 §6.5.1 allows). The head's bytes stay in the connection's input until this starts, so the response head
-    /// stays readable until its fields were given to the client.
+    /// stays readable until its fields were given to the client. A body that came whole with its head goes to an output that
+    /// takes it at once (<see cref="IWholeBodyWriter"/>) in one piece.
     /// </summary>
     /// <param name="hasBody">The response has a body for this request (RFC 9112 §6.3: none for HEAD, 1xx, 204, 304).</param>
     /// <param name="written">Counts the body bytes given to the client.</param>
@@ -120,6 +121,14 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         }
 
         var framing = _response.Framing;
+        if (framing == BodyFraming.ContentLength && data.Length >= _response.ContentLength && output is IWholeBodyWriter whole
+            && whole.TryWriteWhole(data.Slice(0, _response.ContentLength)))
+        {
+            written(_response.ContentLength);
+            input.AdvanceTo(data.GetPosition(_response.ContentLength));
+            return ForwarderError.None;
+        }
+
         var decoder = new ChunkedDecoder(chunkLimits.MaxChunkLineSize, chunkLimits.MaxTrailerSize, yieldsTrailerSection: true);
         var inTrailers = false;
         var remaining = framing == BodyFraming.ContentLength ? _response.ContentLength : long.MaxValue;

@@ -5,6 +5,7 @@ using LLRP.Http2;
 using LLRP.Http2.Codec;
 using LLRP.Http2.Server;
 using LLRP.Proxy;
+using LLRP.Upstream;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.Hosting.Internal;
@@ -82,6 +83,171 @@ public sealed class Http2ConnectionTests
 
             Assert.Equal(Http2FrameType.GoAway, frames[^1]);
         }
+    }
+
+    // RFC 9113 §8.3.2 and §4.3: field lines given as bytes (IResponseFieldLinesFeature) follow :status in one field block,
+    // and fields of HttpResponse.Headers after them; the block decodes back to exactly those fields (RFC 7541).
+    [Fact]
+    public async Task FieldLinesAsBytes_AfterStatus_BeforeHeaderDictionary_Rfc9113Section8_3_2()
+    {
+        var response = await ExchangeAsync(async context =>
+        {
+            var lines = context.Features.GetRequiredFeature<IResponseFieldLinesFeature>().StartFieldLines(201);
+            lines.Field("X-A"u8, "1"u8);
+            lines.Field("Connection"u8, "close"u8);
+            lines.ContentLength(2);
+            context.Response.Headers["x-b"] = "2";
+            await context.Response.WriteAsync("hi");
+        });
+
+        Assert.Equal([":status: 201", "x-a: 1", "content-length: 2", "x-b: 2"], response.Fields);
+        Assert.Equal("hi", response.Body);
+    }
+
+    // RFC 9113 §8.1: a body taken whole goes out as HEADERS then DATA carrying END_STREAM, the same frames as a body written
+    // and ended; the field block carries only the fields given.
+    [Fact]
+    public async Task WholeBody_HeadersThenDataEndingTheStream_Rfc9113Section8_1()
+    {
+        var taken = false;
+        var response = await ExchangeAsync(context =>
+        {
+            context.Features.GetRequiredFeature<IResponseFieldLinesFeature>().StartFieldLines(200).ContentLength(5);
+            taken = ((IWholeBodyWriter)context.Response.BodyWriter).TryWriteWhole(new ReadOnlySequence<byte>("hello"u8.ToArray()));
+            return ValueTask.CompletedTask;
+        });
+
+        Assert.True(taken);
+        Assert.Equal([":status: 200", "content-length: 5"], response.Fields);
+        Assert.Equal("hello", response.Body);
+        Assert.Equal([Http2FrameType.Headers, Http2FrameType.Data], response.Frames);
+    }
+
+    // A body is not taken whole once bytes were written or an OnStarting callback waits (it may still change the head): it is
+    // then written as usual, after the bytes already written.
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task WholeBody_AfterBytesOrWithOnStarting_NotTaken_WrittenAsUsual(bool bytesFirst)
+    {
+        var taken = true;
+        var response = await ExchangeAsync(async context =>
+        {
+            if (bytesFirst)
+            {
+                context.Response.BodyWriter.Write("<"u8);
+            }
+            else
+            {
+                context.Response.OnStarting(_ => Task.CompletedTask, context);
+            }
+
+            taken = ((IWholeBodyWriter)context.Response.BodyWriter).TryWriteWhole(new ReadOnlySequence<byte>("hello"u8.ToArray()));
+            await context.Response.WriteAsync("hello");
+        });
+
+        Assert.False(taken);
+        Assert.Equal(bytesFirst ? "<hello" : "hello", response.Body);
+    }
+
+    // RFC 9113 §6.9.1: a body larger than the stream's send window is not taken whole; written as usual, it goes out as the
+    // client's WINDOW_UPDATE lets it.
+    [Fact]
+    public async Task WholeBody_LargerThanTheSendWindow_NotTaken_SentAsTheWindowOpens_Rfc9113Section6_9_1()
+    {
+        var taken = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var response = await ExchangeAsync(
+            async context =>
+            {
+                taken.SetResult(((IWholeBodyWriter)context.Response.BodyWriter).TryWriteWhole(new ReadOnlySequence<byte>("hello"u8.ToArray())));
+                await context.Response.WriteAsync("hello");
+            },
+            initialWindow: 4,
+            afterRequest: async client =>
+            {
+                Assert.False(await taken.Task.WaitAsync(Bound));
+                FrameWriter.WriteWindowUpdate(client, 1, 100);
+                await client.FlushAsync();
+            });
+
+        Assert.Equal("hello", response.Body);
+    }
+
+    /// <summary>
+    /// Opens stream 1 with a GET on a connection whose application is <paramref name="application"/>, then reads the
+    /// response: its field blocks decoded (RFC 7541), its DATA as text, the types of its frames.
+    /// </summary>
+    private static async Task<Response> ExchangeAsync(
+        Func<HttpContext, ValueTask> application, uint initialWindow = 65_535, Func<PipeWriter, Task>? afterRequest = null)
+    {
+        using var tracker = new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance));
+        var connection = new PipeConnection();
+        var run = new Http2Connection(connection, application, Limits, tracker, tls: false).RunAsync();
+
+        var client = connection.ClientOutput;
+        client.Write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"u8);
+        FrameWriter.WriteSettings(client, [(0x4, initialWindow)]);
+        FrameWriter.WriteHeaders(client, 1, RequestBlock(), endStream: true, 16_384);
+        await client.FlushAsync();
+        if (afterRequest is not null)
+        {
+            await afterRequest(client);
+        }
+
+        var response = await ReadResponseAsync(connection.ClientInput).WaitAsync(Bound);
+        await client.CompleteAsync();
+        await run.WaitAsync(Bound);
+        return response;
+    }
+
+    private static async Task<Response> ReadResponseAsync(PipeReader input)
+    {
+        var response = new Response();
+        var decoder = new HpackDecoder(4096, int.MaxValue);
+        while (true)
+        {
+            var result = await input.ReadAsync();
+            var buffer = result.Buffer;
+            while (FrameHeader.TryRead(buffer, out var header) && buffer.Length >= FrameHeader.Size + header.Length)
+            {
+                var payload = buffer.Slice(FrameHeader.Size, header.Length).ToArray();
+                buffer = buffer.Slice(FrameHeader.Size + header.Length);
+                if (header.StreamId != 1 || header.Type is not (Http2FrameType.Headers or Http2FrameType.Data))
+                {
+                    continue;
+                }
+
+                response.Frames.Add(header.Type);
+                if (header.Type == Http2FrameType.Headers)
+                {
+                    decoder.Decode(payload, response);
+                }
+                else
+                {
+                    response.Body += Encoding.ASCII.GetString(payload);
+                }
+
+                if ((header.Flags & Http2FrameFlags.EndStream) != 0)
+                {
+                    input.AdvanceTo(buffer.Start);
+                    return response;
+                }
+            }
+
+            Assert.False(result.IsCompleted, "The connection ended before the response did.");
+            input.AdvanceTo(buffer.Start, buffer.End);
+        }
+    }
+
+    private sealed class Response : IHeaderSink
+    {
+        public List<string> Fields { get; } = [];
+
+        public List<Http2FrameType> Frames { get; } = [];
+
+        public string Body { get; set; } = "";
+
+        public void OnHeader(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value) => Fields.Add($"{Encoding.ASCII.GetString(name)}: {Encoding.ASCII.GetString(value)}");
     }
 
     // RFC 9113 §8.2.3, §8.3.1: the server writes the head as HTTP/1.1 bytes while it decodes the fields: the request line
