@@ -54,10 +54,7 @@ internal sealed class RenderedResponseHead
     public void Add(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
     {
         var writer = new BufferWriter<ArrayBufferWriter<byte>>(_bytes, name.Length + value.Length + 4);
-        writer.Write(name);
-        writer.Write(": "u8);
-        writer.Write(value);
-        writer.Write("\r\n"u8);
+        writer.Field(name, value);
         writer.Commit();
     }
 
