@@ -82,7 +82,9 @@ internal sealed class Http2FrontEnd(
             return;
         }
 
-        var written = context.Features.Get<IRequestHeadBytesFeature>();
+        // LLRP's own server refused connection-specific fields as it decoded them and wrote the head (RFC 9113 §8.2.2);
+        // fields that did not come that way (Kestrel's server, a replaced dictionary) are checked here.
+        ReadOnlyMemory<byte>? written = context.Features.Get<IRequestHeadBytesFeature>() is { } bytes && bytes.TryGetHead(out var writtenHead) ? (ReadOnlyMemory<byte>?)writtenHead : null;
         if (written is null && ConnectionSpecificFields.In(context.Request.Headers))
         {
             context.Features.GetRequiredFeature<IHttpResetFeature>().Reset(ConnectionSpecificFields.ProtocolError);

@@ -22,11 +22,11 @@ internal sealed class RenderedRequestHead
 
     public RequestHead Head { get; } = new();
 
-    /// <param name="written">The head as the server wrote it, or null.</param>
+    /// <param name="written">The head as the server wrote it (<see cref="IRequestHeadBytesFeature"/>), or null.</param>
     /// <exception cref="HttpMessageException">The request is one the HTTP/1.1 front end refuses, or over <paramref name="limits"/>.</exception>
-    public RequestHead Parse(HttpContext context, IRequestHeadBytesFeature? written, in RequestLimits limits)
+    public RequestHead Parse(HttpContext context, ReadOnlyMemory<byte>? written, in RequestLimits limits)
     {
-        if (written is not null && written.TryGetHead(out var head))
+        if (written is { } head)
         {
             return Parse(head, limits);
         }

@@ -114,7 +114,6 @@ internal sealed class Http2ClientPool : IDisposable
     {
         _disposed = true;
         _sweeper.Dispose();
-
         foreach (var destination in _destinations.Values)
         {
             destination.Shutdown();
