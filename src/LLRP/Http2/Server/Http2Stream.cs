@@ -198,9 +198,13 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
         _requestBody.Writer.Complete();
         _requestBody.Reader.Complete();
         _requestBody.Reset();
-        _responseData.Writer.Complete();
-        _responseData.Reader.Complete();
-        _responseData.Reset();
+        if (_responseDataUsed)
+        {
+            _responseData.Writer.Complete();
+            _responseData.Reader.Complete();
+            _responseData.Reset();
+            _responseDataUsed = false;
+        }
 
         if (_abortQueued)
         {
