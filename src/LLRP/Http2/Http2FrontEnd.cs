@@ -54,6 +54,7 @@ internal sealed class Http2FrontEnd(
     private readonly RoutingServices _routing = new(metrics, failureLog, options.RetryUnsentAnyMethod);
     private readonly StreamPartsPool _parts = new(invoker, options.MaxResponseHeadersTotalSize, ClientSessionServices.RewriteSettingsOf(options), ViaEntry, pooledExchange, http2Exchange);
 
+    /// <remarks>One async method for the whole stream, its steps and the return of its parts: each async method more is a state machine and a resumption more per request.</remarks>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     public async ValueTask HandleAsync(HttpContext context)
     {
@@ -63,7 +64,80 @@ internal sealed class Http2FrontEnd(
         var log = accessLog is null ? null : new StreamAccessLog(accessLog, options.AccessLogFormat == AccessLogFormat.Json);
         try
         {
-            await ProxyAsync(context, start, client, parts, log);
+            if (HttpMethods.IsConnect(context.Request.Method))
+            {
+                await StreamAnswers.ConnectRefusedAsync(context);
+                return;
+            }
+
+            // LLRP's own server refused connection-specific fields as it decoded them and wrote the head (RFC 9113 §8.2.2);
+            // fields that did not come that way (Kestrel's server, a replaced dictionary) are checked here.
+            ReadOnlyMemory<byte>? written = context.Features.Get<IRequestHeadBytesFeature>() is { } bytes && bytes.TryGetHead(out var writtenHead) ? (ReadOnlyMemory<byte>?)writtenHead : null;
+            if (written is null && ConnectionSpecificFields.In(context.Request.Headers))
+            {
+                context.Features.GetRequiredFeature<IHttpResetFeature>().Reset(ConnectionSpecificFields.ProtocolError);
+                return;
+            }
+
+            RequestHead head;
+            try
+            {
+                head = parts.Head.Parse(context, written, _limits);
+            }
+            catch (HttpMessageException e)
+            {
+                failureLog.RequestRejected(context.Connection.RemoteIpAddress is { } address ? new IPEndPoint(address, context.Connection.RemotePort) : null, e.Reason);
+                metrics.RequestRejected(e.Reason);
+                await StreamAnswers.RejectedAsync(context, e.Reason);
+                return;
+            }
+
+            var tls = context.Request.IsHttps;
+            var rewriter = parts.Rewriter;
+            rewriter.ForClient(client, tls ? HttpsScheme : HttpScheme);
+            var forwarder = parts.Forwarder;
+            forwarder.Begin(context, rewriter);
+            var routing = parts.RoutingFor(router, _routing, tls);
+            if (log is not null)
+            {
+                (log.Routing, log.Forwarder) = (routing, forwarder);
+            }
+            if (!routing.IsRoutable(head))
+            {
+                metrics.RequestRejected(RejectionReason.DotSegmentInPath);
+                await StreamAnswers.RejectedAsync(context, RejectionReason.DotSegmentInPath);
+                return;
+            }
+
+            if (routing.Match(head) is not { } route)
+            {
+                metrics.RequestUnrouted();
+                await StreamAnswers.ForwardingFailedAsync(context, ForwarderError.NoRoute, 0);
+                return;
+            }
+
+            var error = await ForwardAsync(routing, route, head, forwarder);
+            if (error == ForwarderError.None)
+            {
+                metrics.RequestCompleted(start, routing.Destination!.Tag, forwarder.Status, ProxyMetrics.Http2);
+                return;
+            }
+
+            if (ErrorPolicy.IsReported(error) && !context.RequestAborted.IsCancellationRequested)
+            {
+                var destination = error == ForwarderError.NoHealthyDestination ? null : routing.Destination;
+                failureLog.ForwardingFailed(destination?.Name ?? "(no destination available)", error);
+                metrics.ForwardingFailed(error, destination?.Tag ?? default);
+            }
+
+            if (context.Response.HasStarted || ErrorPolicy.StatusCode(error) == 0)
+            {
+                context.Abort();
+                return;
+            }
+
+            context.Response.Clear();
+            await StreamAnswers.ForwardingFailedAsync(context, error, routing.RetryAfterSeconds());
         }
         finally
         {
@@ -71,85 +145,6 @@ internal sealed class Http2FrontEnd(
             parts.Forwarder.End();
             _parts.Return(parts);
         }
-    }
-
-    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
-    private async ValueTask ProxyAsync(HttpContext context, long start, byte[] client, StreamParts parts, StreamAccessLog? log)
-    {
-        if (HttpMethods.IsConnect(context.Request.Method))
-        {
-            await StreamAnswers.ConnectRefusedAsync(context);
-            return;
-        }
-
-        // LLRP's own server refused connection-specific fields as it decoded them and wrote the head (RFC 9113 §8.2.2);
-        // fields that did not come that way (Kestrel's server, a replaced dictionary) are checked here.
-        ReadOnlyMemory<byte>? written = context.Features.Get<IRequestHeadBytesFeature>() is { } bytes && bytes.TryGetHead(out var writtenHead) ? (ReadOnlyMemory<byte>?)writtenHead : null;
-        if (written is null && ConnectionSpecificFields.In(context.Request.Headers))
-        {
-            context.Features.GetRequiredFeature<IHttpResetFeature>().Reset(ConnectionSpecificFields.ProtocolError);
-            return;
-        }
-
-        RequestHead head;
-        try
-        {
-            head = parts.Head.Parse(context, written, _limits);
-        }
-        catch (HttpMessageException e)
-        {
-            failureLog.RequestRejected(context.Connection.RemoteIpAddress is { } address ? new IPEndPoint(address, context.Connection.RemotePort) : null, e.Reason);
-            metrics.RequestRejected(e.Reason);
-            await StreamAnswers.RejectedAsync(context, e.Reason);
-            return;
-        }
-
-        var tls = context.Request.IsHttps;
-        var rewriter = parts.Rewriter;
-        rewriter.ForClient(client, tls ? HttpsScheme : HttpScheme);
-        var forwarder = parts.Forwarder;
-        forwarder.Begin(context, rewriter);
-        var routing = parts.RoutingFor(router, _routing, tls);
-        if (log is not null)
-        {
-            (log.Routing, log.Forwarder) = (routing, forwarder);
-        }
-        if (!routing.IsRoutable(head))
-        {
-            metrics.RequestRejected(RejectionReason.DotSegmentInPath);
-            await StreamAnswers.RejectedAsync(context, RejectionReason.DotSegmentInPath);
-            return;
-        }
-
-        if (routing.Match(head) is not { } route)
-        {
-            metrics.RequestUnrouted();
-            await StreamAnswers.ForwardingFailedAsync(context, ForwarderError.NoRoute, 0);
-            return;
-        }
-
-        var error = await ForwardAsync(routing, route, head, forwarder);
-        if (error == ForwarderError.None)
-        {
-            metrics.RequestCompleted(start, routing.Destination!.Tag, forwarder.Status, ProxyMetrics.Http2);
-            return;
-        }
-
-        if (ErrorPolicy.IsReported(error) && !context.RequestAborted.IsCancellationRequested)
-        {
-            var destination = error == ForwarderError.NoHealthyDestination ? null : routing.Destination;
-            failureLog.ForwardingFailed(destination?.Name ?? "(no destination available)", error);
-            metrics.ForwardingFailed(error, destination?.Tag ?? default);
-        }
-
-        if (context.Response.HasStarted || ErrorPolicy.StatusCode(error) == 0)
-        {
-            context.Abort();
-            return;
-        }
-
-        context.Response.Clear();
-        await StreamAnswers.ForwardingFailedAsync(context, error, routing.RetryAfterSeconds());
     }
 
     /// <summary>Picks the destination, forwards, and tries another destination while the failure allows it; the slot is given back on every path.</summary>

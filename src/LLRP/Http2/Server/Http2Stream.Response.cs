@@ -28,6 +28,9 @@ internal sealed partial class Http2Stream
 
     /// <summary>The response went out whole (<see cref="TryWriteWhole"/>), its flush left to the stream's end.</summary>
     private bool _writtenWhole;
+
+    /// <summary>The response pipe was written, flushed or read: it is completed and reset when the stream is recycled, and left as it is otherwise.</summary>
+    private bool _responseDataUsed;
     private long _sendWindow;
     private TaskCompletionSource? _windowWaiter;
     private bool _sendCanceled;
@@ -72,6 +75,9 @@ internal sealed partial class Http2Stream
         _windowWaiter?.TrySetResult();
         _windowWaiter = null;
     }
+
+    /// <summary>The application takes memory of the response pipe to write into (<see cref="ResponseBodyWriter"/>).</summary>
+    public void MarkResponseDataUsed() => _responseDataUsed = true;
 
     /// <summary>Fixes the response head: OnStarting callbacks run, the head is encoded, and its fields can no longer change.</summary>
     private async ValueTask StartAsync()
@@ -119,6 +125,7 @@ internal sealed partial class Http2Stream
             }
         }
 
+        _responseDataUsed = true;
         await _responseData.Writer.FlushAsync();
         var reader = _responseData.Reader;
         while (true)
@@ -303,6 +310,7 @@ internal sealed partial class Http2Stream
         _fieldLines.ResetWrittenCount();
         _responseHeaders.Clear();
         _responseHeaders.ContentLength = 0;
+        _responseDataUsed = true;
         _ = _responseData.Writer.FlushAsync();
         if (_responseData.Reader.TryRead(out var read))
         {

@@ -30,7 +30,7 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
     private readonly DefaultHttpContext _context;
     private readonly Action _onApplicationEnded;
     private ValueTaskAwaiter _application;
-    private FeatureCollection _features;
+    private StreamFeatures _features;
     private int _featuresRevision;
     private CancellationTokenSource _abortSource = new();
     private bool _abortQueued;
@@ -198,9 +198,14 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
         _requestBody.Writer.Complete();
         _requestBody.Reader.Complete();
         _requestBody.Reset();
-        _responseData.Writer.Complete();
-        _responseData.Reader.Complete();
-        _responseData.Reset();
+        if (_responseDataUsed)
+        {
+            _responseData.Writer.Complete();
+            _responseData.Reader.Complete();
+            _responseData.Reset();
+            _responseDataUsed = false;
+        }
+
         if (_abortQueued)
         {
             _abortSource = new CancellationTokenSource();
@@ -220,21 +225,5 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
         ResetResponse();
     }
 
-    private FeatureCollection NewFeatures()
-    {
-        var features = new FeatureCollection(13);
-        features.Set<IHttpRequestFeature>(this);
-        features.Set<IHttpResponseFeature>(this);
-        features.Set<IHttpResponseBodyFeature>(this);
-        features.Set<IRequestBodyPipeFeature>(this);
-        features.Set<IHttpRequestLifetimeFeature>(this);
-        features.Set<IHttpResetFeature>(this);
-        features.Set<IHttpResponseTrailersFeature>(this);
-        features.Set<IHttpRequestTrailersFeature>(this);
-        features.Set<IHttpRequestBodyDetectionFeature>(this);
-        features.Set<IResponseFieldLinesFeature>(this);
-        features.Set<IHttpConnectionFeature>(_connection.ConnectionFeature);
-        features.Set<IRequestHeadBytesFeature>(this);
-        return features;
-    }
+    private StreamFeatures NewFeatures() => new(this, _connection.ConnectionFeature);
 }

@@ -16,9 +16,17 @@ internal sealed class ResponseBodyWriter(Http2Stream stream, PipeWriter inner) :
 
     public override void Advance(int bytes) => inner.Advance(bytes);
 
-    public override Memory<byte> GetMemory(int sizeHint = 0) => inner.GetMemory(sizeHint);
+    public override Memory<byte> GetMemory(int sizeHint = 0)
+    {
+        stream.MarkResponseDataUsed();
+        return inner.GetMemory(sizeHint);
+    }
 
-    public override Span<byte> GetSpan(int sizeHint = 0) => inner.GetSpan(sizeHint);
+    public override Span<byte> GetSpan(int sizeHint = 0)
+    {
+        stream.MarkResponseDataUsed();
+        return inner.GetSpan(sizeHint);
+    }
 
     public override ValueTask<FlushResult> FlushAsync(CancellationToken cancellationToken = default) => stream.SendAsync(end: false, cancellationToken);
 

@@ -294,6 +294,53 @@ public sealed class Http2ConnectionTests
         Assert.Equal("/p?q=1 /p ?q=1 True|False", body);
     }
 
+    // A stream object serves one request after another on its connection: a feature the application set (or hid, set to
+    // null) holds for its own request only, and a response taken whole, one written through the response pipe and one taken
+    // whole again each arrive whole on the same stream object (RFC 9113 §5.1: streams 1, 3, 5, one after another).
+    [Fact]
+    public async Task StreamsOneAfterAnother_FeaturesSetAndResponsePipe_HoldForTheirOwnRequest_Rfc9113Section5_1()
+    {
+        using var tracker = new ClientConnectionTracker(new ApplicationLifetime(NullLogger<ApplicationLifetime>.Instance));
+        var connection = new PipeConnection();
+        var requests = 0;
+        var run = new Http2Connection(connection, async context =>
+        {
+            var features = context.Features;
+            var seen = $"{features.Get<IHttpResponseTrailersFeature>() is not null}|{features[typeof(string)] ?? "none"}|{features.Count()}";
+            switch (requests++)
+            {
+                case 0:
+                    features.Set<IHttpResponseTrailersFeature>(null);
+                    features[typeof(string)] = "set";
+                    seen += $"|{features.Get<IHttpResponseTrailersFeature>() is not null}|{features[typeof(string)]}|{features.Count()}";
+                    ((IWholeBodyWriter)context.Response.BodyWriter).TryWriteWhole(new ReadOnlySequence<byte>(Encoding.ASCII.GetBytes(seen)));
+                    break;
+                case 1:
+                    await context.Response.WriteAsync(seen);
+                    break;
+                default:
+                    ((IWholeBodyWriter)context.Response.BodyWriter).TryWriteWhole(new ReadOnlySequence<byte>(Encoding.ASCII.GetBytes(seen)));
+                    break;
+            }
+        }, Limits, tracker, tls: false).RunAsync();
+
+        var client = connection.ClientOutput;
+        client.Write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"u8);
+        FrameWriter.WriteSettings(client, []);
+        var bodies = new List<string>();
+        foreach (var id in (int[])[1, 3, 5])
+        {
+            FrameWriter.WriteHeaders(client, id, RequestBlock(), endStream: true, 16_384);
+            await client.FlushAsync();
+            bodies.Add(await ResponseBodyAsync(connection.ClientInput, streamId: id).WaitAsync(Bound));
+        }
+
+        await client.CompleteAsync();
+        await run.WaitAsync(Bound);
+
+        Assert.Equal(["True|none|12|False|set|12", "True|none|12", "True|none|12"], bodies);
+    }
+
     /// <summary>One request with split cookies and a body to follow, answered with what <paramref name="answer"/> makes of its context.</summary>
     private static async Task<string> RespondAsync(Func<HttpContext, string> answer)
     {
