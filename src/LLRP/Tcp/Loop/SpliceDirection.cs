@@ -58,6 +58,9 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     private int _unsentOffset;
     private SplicePipe? _pipe;
     private nint _pending;
+
+    /// <summary>The most a splice into <see cref="_pipe"/> moves, set when the pipe is taken.</summary>
+    private int _spliceLength;
     private bool _bulk;
     private bool _resumePosted;
     private bool _unsentBounded;
@@ -244,16 +247,21 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// <returns>True when bytes went into the pipe.</returns>
     private bool SpliceIn()
     {
-        _pipe ??= _pipes.Rent();
         if (_pipe is null)
         {
-            // Out of descriptors: the rest is copied, one receive at a time.
-            _bulk = false;
-            return true;
+            _pipe = _pipes.Rent();
+            if (_pipe is null)
+            {
+                // Out of descriptors: the rest is copied, one receive at a time.
+                _bulk = false;
+                return true;
+            }
+
+            // Once per pipe taken: a pipe that could not be widened is not asked again with every splice.
+            _spliceLength = FromClient && _pipe.TryWiden() ? SplicePipe.WideCapacity : SplicePipe.Capacity;
         }
 
-        var length = FromClient && _pipe.TryWiden() ? SplicePipe.WideCapacity : SplicePipe.Capacity;
-        var read = LinuxCalls.Splice(SourceFd, 0, _pipe.WriteEnd, 0, (nuint)length, Flags);
+        var read = LinuxCalls.Splice(SourceFd, 0, _pipe.WriteEnd, 0, (nuint)_spliceLength, Flags);
         if (read > 0)
         {
             _pending = read;
