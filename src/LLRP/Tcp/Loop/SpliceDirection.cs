@@ -21,7 +21,7 @@ namespace LLRP.Tcp.Loop;
 /// connection also bounds what its socket holds unsent once its bulk begins (<see cref="UpstreamUnsentLimit"/>), and
 /// splices through a wide pipe (<see cref="SplicePipe.WideCapacity"/>): the socket takes its bytes in steps of about that
 /// bound, and the pipe holds what the client sent meanwhile, taken in one splice where a pipe of 64 KiB took many; the
-/// relay's CPU per GiB uploaded fell by 14–29% in two same runs (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload").
+/// relay's CPU per GiB uploaded fell by 14–37% in three same runs (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload").
 /// The direction to the client splices 64 KiB at a time: its socket is unbounded and buffers megabytes itself, and a wide
 /// pipe there gained nothing.
 /// </summary>
