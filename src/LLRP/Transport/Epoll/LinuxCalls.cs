@@ -86,6 +86,13 @@ internal static unsafe partial class LinuxCalls
     [LibraryImport("libc", EntryPoint = "pipe2", SetLastError = true)]
     public static partial int Pipe(int* fds, int flags);
 
+    public const int FSetPipeSize = 1031;
+    public const int FGetPipeSize = 1032;
+
+    /// <summary><c>fcntl(fd, command, argument)</c> with an integer argument; with <see cref="FSetPipeSize"/> or <see cref="FGetPipeSize"/>, the pipe's capacity in bytes, or -1.</summary>
+    [LibraryImport("libc", EntryPoint = "fcntl", SetLastError = true)]
+    public static partial int Control(int fd, int command, int argument);
+
     public const int SolSocket = 1;
     public const int SoError = 4;
 
