@@ -5,7 +5,8 @@ using System.IO.Pipelines;
 namespace LLRP.Transport.Epoll;
 
 /// <summary>
-/// The epoll transport's memory: blocks of 4 KiB (what the proxy writes) and 64 KiB (what one receive reads), pinned
+/// The epoll transport's memory: blocks of 4 KiB (what the proxy writes) and 64 KiB (what one receive reads, and a large
+/// write's blocks after its first), pinned
 /// once, kept for reuse up to a bound per size. <see cref="Rented"/> counts the blocks out: an idle connection holds none.
 /// </summary>
 internal sealed class PinnedBlockPool : MemoryPool<byte>
@@ -14,8 +15,9 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
     public const int LargeSize = 64 * 1024;
 
     /// <summary>
-    /// Kept for reuse at most: 16 MiB of small blocks (a 100 KB response relayed takes 25, so 160 of them in flight at
-    /// once), 32 MiB of large ones (a read block for each of 512 busy sockets).
+    /// Kept for reuse at most: 16 MiB of small blocks (what heads and small bodies take), 32 MiB of large ones (a read
+    /// block for each busy socket, and the output of a large body: a 100 KB response relayed takes one small block and two
+    /// large ones, <see cref="SendingPipeWriter"/>).
     /// </summary>
     private const int KeptSmall = 4096;
     private const int KeptLarge = 512;
