@@ -48,6 +48,8 @@ internal sealed class EpollTransport : IDisposable
         {
             loop.Dispose();
         }
+
+        Pool.Dispose();
     }
 
     private bool Owns(EventLoop loop) => loop.Id < _loops.Length && _loops[loop.Id] == loop;

@@ -1,12 +1,13 @@
 using System.Buffers;
-using System.Collections.Concurrent;
 using System.IO.Pipelines;
 
 namespace LLRP.Transport.Epoll;
 
 /// <summary>
-/// The epoll transport's memory: blocks of 4 KiB (what the proxy writes) and 64 KiB (what one receive reads), pinned
-/// once, kept for reuse up to a bound per size. <see cref="Rented"/> counts the blocks out: an idle connection holds none.
+/// The epoll transport's memory: blocks of 4 KiB (what the proxy writes) and 64 KiB (what one receive reads, and a large
+/// write's blocks after its first), pinned once, kept for reuse up to a bound per size and as long as they are used: every
+/// <see cref="TrimPeriod"/>, the blocks no rent needed during the period go (<see cref="BlockShelf"/>). <see cref="Rented"/>
+/// counts the blocks out: an idle connection holds none, and an idle proxy keeps none two periods after its last burst.
 /// </summary>
 internal sealed class PinnedBlockPool : MemoryPool<byte>
 {
@@ -14,20 +15,26 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
     public const int LargeSize = 64 * 1024;
 
     /// <summary>
-    /// Kept for reuse at most: 16 MiB of small blocks (a 100 KB response relayed takes 25, so 160 of them in flight at
-    /// once), 32 MiB of large ones (a read block for each of 512 busy sockets).
+    /// Kept for reuse at most: 16 MiB of small blocks (what heads and small bodies take), 32 MiB of large ones (a read
+    /// block for each busy socket, and the output of a large body: a 100 KB response relayed takes one small block and two
+    /// large ones, <see cref="SendingPipeWriter"/>).
     /// </summary>
     private const int KeptSmall = 4096;
     private const int KeptLarge = 512;
 
-    private readonly ConcurrentQueue<PinnedBlock> _small = new();
-    private readonly ConcurrentQueue<PinnedBlock> _large = new();
+    /// <summary>Long enough that a steady load keeps what it uses from one period to the next, short enough that a burst's blocks go soon after it.</summary>
+    private static readonly TimeSpan TrimPeriod = TimeSpan.FromSeconds(10);
+
+    private readonly BlockShelf _small = new(KeptSmall);
+    private readonly BlockShelf _large = new(KeptLarge);
+    private readonly Timer _trimTimer;
     private long _rented;
 
     public PinnedBlockPool()
     {
         InputPipeOptions = PipeOptionsFor(LargeSize);
         OutputPipeOptions = PipeOptionsFor(SmallSize);
+        _trimTimer = new Timer(static pool => ((PinnedBlockPool)pool!).Trim(), this, TrimPeriod, TrimPeriod);
     }
 
     public override int MaxBufferSize => LargeSize;
@@ -41,6 +48,9 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
     /// <summary>Blocks rented and not yet returned.</summary>
     public long Rented => Volatile.Read(ref _rented);
 
+    /// <summary>Blocks kept for reuse, of both sizes.</summary>
+    public int Kept => _small.Count + _large.Count;
+
     public override IMemoryOwner<byte> Rent(int minBufferSize = -1)
     {
         if (minBufferSize > LargeSize)
@@ -49,8 +59,7 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
         }
 
         var large = minBufferSize > SmallSize;
-        var queue = large ? _large : _small;
-        if (!queue.TryDequeue(out var block))
+        if (!(large ? _large : _small).TryTake(out var block))
         {
             block = new PinnedBlock(this, large ? LargeSize : SmallSize);
         }
@@ -62,11 +71,14 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
     public void Return(PinnedBlock block)
     {
         Interlocked.Decrement(ref _rented);
-        var (queue, kept) = block.Size == LargeSize ? (_large, KeptLarge) : (_small, KeptSmall);
-        if (queue.Count < kept)
-        {
-            queue.Enqueue(block);
-        }
+        (block.Size == LargeSize ? _large : _small).Put(block);
+    }
+
+    /// <summary>Lets go of the blocks of either size that no rent needed since the last trim; the timer calls it every period.</summary>
+    public void Trim()
+    {
+        _small.Trim();
+        _large.Trim();
     }
 
     /// <summary>Either direction's pipe: 1 MiB may wait in it before the writer pauses, until half of that is read.</summary>
@@ -79,7 +91,5 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
         minimumSegmentSize: minimumSegmentSize,
         useSynchronizationContext: false);
 
-    protected override void Dispose(bool disposing)
-    {
-    }
+    protected override void Dispose(bool disposing) => _trimTimer.Dispose();
 }

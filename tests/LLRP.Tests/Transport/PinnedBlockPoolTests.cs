@@ -1,0 +1,67 @@
+using System.Buffers;
+using LLRP.Transport.Epoll;
+
+namespace LLRP.Tests.Transport;
+
+/// <summary>
+/// The epoll transport's block pool keeps returned blocks for reuse only while they are used: a trim lets go of the blocks
+/// no rent needed since the trim before, and keeps those a period did need.
+/// </summary>
+public class PinnedBlockPoolTests
+{
+    [Fact]
+    public void Trim_AfterAPeriodWithoutRents_LetsGoOfEveryBlock()
+    {
+        using var pool = new PinnedBlockPool();
+        ReturnAll(RentLarge(pool, 10));
+        Assert.Equal(10, pool.Kept);
+
+        // The period the blocks came back in needed them: the first trim keeps them all.
+        pool.Trim();
+        Assert.Equal(10, pool.Kept);
+
+        pool.Trim();
+        Assert.Equal(0, pool.Kept);
+        Assert.Equal(0, pool.Rented);
+    }
+
+    [Fact]
+    public void Trim_KeepsAsManyBlocksAsThePeriodRentedAtOnce()
+    {
+        using var pool = new PinnedBlockPool();
+        ReturnAll(RentLarge(pool, 10));
+        pool.Trim();
+
+        ReturnAll(RentLarge(pool, 4));
+        pool.Trim();
+
+        Assert.Equal(4, pool.Kept);
+    }
+
+    [Fact]
+    public void Rent_AfterATrim_AllocatesWhatThePoolNoLongerHolds()
+    {
+        using var pool = new PinnedBlockPool();
+        ReturnAll(RentLarge(pool, 3));
+        pool.Trim();
+        pool.Trim();
+
+        var blocks = RentLarge(pool, 3);
+
+        Assert.Equal(3, pool.Rented);
+        Assert.All(blocks, block => Assert.Equal(PinnedBlockPool.LargeSize, block.Memory.Length));
+        ReturnAll(blocks);
+        Assert.Equal(0, pool.Rented);
+    }
+
+    private static List<IMemoryOwner<byte>> RentLarge(PinnedBlockPool pool, int count)
+        => [.. Enumerable.Range(0, count).Select(_ => pool.Rent(PinnedBlockPool.LargeSize))];
+
+    private static void ReturnAll(List<IMemoryOwner<byte>> blocks)
+    {
+        foreach (var block in blocks)
+        {
+            block.Dispose();
+        }
+    }
+}
