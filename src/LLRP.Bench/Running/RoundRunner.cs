@@ -5,8 +5,9 @@ using LLRP.Bench.Results;
 namespace LLRP.Bench.Running;
 
 /// <summary>
-/// The rounds of a run: in each, every contender in turn (A B C A B C …) is started once per <see cref="SessionWork"/>,
-/// in front of that work's origin, and measured: the shapes, then the large bodies, then the idle connections.
+/// The rounds of a run: in each, every contender in turn is started once per <see cref="SessionWork"/>, in front of that
+/// work's origin, and measured: the shapes, then the large bodies, then the idle connections. Each round starts one
+/// contender further (A B C, B C A, C A B …, <see cref="InRound"/>), so no contender always runs first or last.
 /// </summary>
 public static class RoundRunner
 {
@@ -38,7 +39,7 @@ public static class RoundRunner
         {
             for (var round = 1; round <= options.Rounds; round++)
             {
-                foreach (var contender in result.Measured.ToList())
+                foreach (var contender in InRound(result.Measured.ToList(), round))
                 {
                     foreach (var work in works.Where(w => w.IsFor(contender)))
                     {
@@ -64,6 +65,18 @@ public static class RoundRunner
         {
             RecordFailures(result, failures);
         }
+    }
+
+    /// <summary>The contenders in round <paramref name="round"/>'s order (1-based): the list turned by one place per round.</summary>
+    public static IReadOnlyList<T> InRound<T>(IReadOnlyList<T> contenders, int round)
+    {
+        if (contenders.Count == 0)
+        {
+            return contenders;
+        }
+
+        var first = (round - 1) % contenders.Count;
+        return [.. contenders.Skip(first), .. contenders.Take(first)];
     }
 
     private static async Task RunSessionAsync(
