@@ -8,7 +8,9 @@ namespace LLRP.Downstream;
 /// <summary>
 /// <c>/echo</c>: answers 200 with the request body, streamed as it is read, and headers naming the
 /// request's method, raw target and protocol. A request Content-Length is echoed; a body without one
-/// is echoed chunked; a request that cannot have a body gets <c>Content-Length: 0</c>.
+/// is echoed chunked; a request that cannot have a body gets <c>Content-Length: 0</c>. With
+/// <c>X-Echo-Head-First: 1</c> the response head leaves before any of the body is read: a full-duplex exchange, which
+/// HTTP/2 allows (RFC 9113 §8.1: a response may begin while the request body is still being sent).
 /// </summary>
 internal static class EchoEndpoint
 {
@@ -20,7 +22,14 @@ internal static class EchoEndpoint
         response.Headers["X-Echo-Target"] = context.Features.GetRequiredFeature<IHttpRequestFeature>().RawTarget;
         response.Headers["X-Echo-Protocol"] = request.Protocol;
         response.ContentLength = request.ContentLength ?? (CanHaveBody(context) ? null : 0);
-        return CopyAsync(request.BodyReader, response.BodyWriter);
+        return request.Headers["X-Echo-Head-First"] == "1" ? HeadFirstAsync(context) : CopyAsync(request.BodyReader, response.BodyWriter);
+    }
+
+    private static async Task HeadFirstAsync(HttpContext context)
+    {
+        await context.Response.StartAsync();
+        await context.Response.BodyWriter.FlushAsync();
+        await CopyAsync(context.Request.BodyReader, context.Response.BodyWriter);
     }
 
     private static bool CanHaveBody(HttpContext context) =>

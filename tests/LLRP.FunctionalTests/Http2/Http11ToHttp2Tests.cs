@@ -28,6 +28,13 @@ public sealed class Http11ToHttp2Tests
     /// </summary>
     public static TheoryData<string> Modes => new([.. LlrpModes.RawOnly, .. OverHttpClient]);
 
+    /// <summary>
+    /// <see cref="Modes"/> without YARP's: there YARP's forwarder writes the response head to the client with the first
+    /// body bytes, so a destination that sends its head, then waits for the body, leaves a client that waits for that
+    /// head waiting.
+    /// </summary>
+    public static TheoryData<string> ModesButYarp => new([.. LlrpModes.RawOnly, .. OverHttpClient.Where(mode => !mode.StartsWith(LlrpModes.Yarp, StringComparison.Ordinal))]);
+
     [Theory]
     [MemberData(nameof(Modes))]
     public async Task GetThenPostOnOneConnection_ReachTheH2cOnlyOriginOverHttp2(string mode)
@@ -88,6 +95,31 @@ public sealed class Http11ToHttp2Tests
         Assert.Equal(200, response.StatusCode);
         Assert.Equal("HTTP/2", response.Head.Get("X-Echo-Protocol"));
         Assert.Equal("first-second", response.BodyText);
+    }
+
+    /// <summary>
+    /// Full duplex (RFC 9113 §8.1): the origin's response head comes before the request body, which the client sends only
+    /// once it has that head; the body still reaches the origin, whose echo of it ends the response, and the connection
+    /// goes on.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(ModesButYarp))]
+    public async Task PostChunked_ResponseHeadBeforeTheBody_BodyStillReachesTheOriginOverHttp2(string mode)
+    {
+        await using var origin = await StartH2cOnlyOriginAsync();
+        await using var proxy = await StartProxyAsync(origin, mode);
+        await using var client = await proxy.ConnectAsync();
+
+        await client.SendAsync("POST /echo HTTP/1.1\r\nHost: example\r\nX-Echo-Head-First: 1\r\nTransfer-Encoding: chunked\r\n\r\n");
+        var head = await client.ReadResponseHeadAsync();
+        await client.SendAsync("5\r\nfirst\r\n7\r\n-second\r\n0\r\n\r\n");
+        var response = await client.ReadBodyAsync(head, "POST");
+
+        Assert.Equal(200, response.StatusCode);
+        Assert.Equal("HTTP/2", response.Head.Get("X-Echo-Protocol"));
+        Assert.Equal("first-second", response.BodyText);
+        await client.SendAsync("GET /echo HTTP/1.1\r\nHost: example\r\n\r\n");
+        Assert.Equal(200, (await client.ReadResponseAsync()).StatusCode);
     }
 
     /// <summary>

@@ -100,11 +100,16 @@ public sealed class RawHttpClient : IAsyncDisposable
     /// The proxy closing or resetting before the response is complete is an <see cref="IOException"/>.
     /// </summary>
     public async Task<RawHttpResponse> ReadResponseAsync(string requestMethod = "GET")
+        => await ReadBodyAsync(await ReadResponseHeadAsync(), requestMethod);
+
+    /// <summary>Reads the next response's head only; <see cref="ReadBodyAsync"/> reads its body later.</summary>
+    public async Task<HttpHead> ReadResponseHeadAsync()
+        => await HttpHead.ReadAsync(_reader) ?? throw new EndOfStreamException("The proxy closed the connection where a response was expected.");
+
+    /// <summary>Reads the body of the response whose head is <paramref name="head"/>, framed by RFC 9112 §6.3.</summary>
+    public async Task<RawHttpResponse> ReadBodyAsync(HttpHead head, string requestMethod)
     {
-        var head = await HttpHead.ReadAsync(_reader)
-            ?? throw new EndOfStreamException("The proxy closed the connection where a response was expected.");
-        var statusCode = RawHttpResponse.StatusCodeOf(head);
-        var framing = MessageFraming.OfResponse(head, requestMethod, statusCode, out var contentLength);
+        var framing = MessageFraming.OfResponse(head, requestMethod, RawHttpResponse.StatusCodeOf(head), out var contentLength);
         return new RawHttpResponse(head, framing, await MessageFraming.ReadBodyAsync(_reader, framing, contentLength));
     }
 

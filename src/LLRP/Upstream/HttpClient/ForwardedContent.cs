@@ -5,9 +5,10 @@ using LLRP.Http1;
 namespace LLRP.Upstream.HttpClient;
 
 /// <summary>
-/// Request content that streams the client's body to HttpClient. HttpClient sends it while <c>SendAsync</c> runs and
-/// waits for it before returning a response; only on failure (or with <c>Expect: 100-continue</c>) can it still be
-/// running afterwards, and <see cref="StopAsync"/> then makes sure it no longer touches the client input.
+/// Request content that streams the client's body to HttpClient. Over HTTP/1.1 HttpClient sends it while
+/// <c>SendAsync</c> runs and waits for it before returning a response; only on failure (or with <c>Expect:
+/// 100-continue</c>) can it still be running afterwards. Over HTTP/2 it goes on beside the response (full duplex). Once
+/// its body is no longer wanted, <see cref="StopAsync"/> makes sure it no longer touches the client input.
 /// Never buffers the body; its length is what <see cref="HttpContent.Headers"/> says (none: sent chunked).
 /// </summary>
 internal abstract class ForwardedContent(ClientRequestBody body) : HttpContent

@@ -107,6 +107,13 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
     /// response; the response is disposed afterwards unless it became a tunnel (whose stream it owns), and the message
     /// is released.
     /// </summary>
+    /// <remarks>
+    /// Over HTTP/1.1 HttpClient returns a response before the body has gone only when the destination answered without
+    /// taking it: the forwarder stops the body first. HTTP/2 is full duplex (RFC 9113 §8.1): a response may begin while the
+    /// body is still being sent (an echo, a bidirectional stream), so the body goes on while the response is forwarded,
+    /// and is stopped only when the response ended (or failed) before it; the client connection then ends, its input not
+    /// at a request boundary.
+    /// </remarks>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     public async ValueTask<ForwardResult> ExchangeAsync(HttpRequestMessage message, IResponseForwarder forwarder, ClientRequestBody? body)
     {
@@ -118,19 +125,27 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
                 return ForwardResult.Failed(0, sent.Error, started: false);
             }
 
+            var duplex = body is { IsCompleted: false } && response.Version.Major >= 2;
             var result = default(ForwardResult);
             try
             {
-                result = await forwarder.ForwardResponseAsync(message, response, body);
-                return result;
+                result = await forwarder.ForwardResponseAsync(message, response, duplex ? null : body);
             }
             finally
             {
+                if (duplex && !body!.IsCompleted)
+                {
+                    await StopBodyAsync(message);
+                    result = result with { CloseClient = true };
+                }
+
                 if (result.Tunnel is null)
                 {
                     response.Dispose();
                 }
             }
+
+            return result;
         }
         finally
         {
@@ -230,7 +245,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
     }
 
     /// <summary>Waits for a read whose result is no longer wanted, so the buffer it fills can go back to the pool.</summary>
-    private static async ValueTask ObserveAsync(ValueTask<int> read)
+    public static async ValueTask ObserveAsync(ValueTask<int> read)
     {
         try
         {

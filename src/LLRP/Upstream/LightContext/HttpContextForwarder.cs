@@ -65,7 +65,19 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
     }
 
     public ValueTask<ForwardResult> ForwardResponseAsync(HttpRequestMessage message, HttpResponseMessage response, ClientRequestBody? body)
-        => body is { IsCompleted: false } ? StopBodyThenCopyResponseAsync(message, response) : CopyResponseAsync(response);
+    {
+        if (body is { IsCompleted: false })
+        {
+            return StopBodyThenCopyResponseAsync(message, response);
+        }
+
+        if (body is null)
+        {
+            _light.Response.BodyGoesOnBeside();
+        }
+
+        return CopyResponseAsync(response);
+    }
 
     /// <summary>HttpClient returned before sending the whole body: the body stops reading the client before the response is copied.</summary>
     private async ValueTask<ForwardResult> StopBodyThenCopyResponseAsync(HttpRequestMessage message, HttpResponseMessage response)
@@ -114,10 +126,27 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
         {
             while (true)
             {
+                // The head (and what came before) leaves while the destination is waited for: it may wait for the
+                // client, which may wait for the head (a full-duplex exchange, HttpClientExchange.ExchangeAsync).
+                var read = stream.ReadAsync(buffer);
+                if (!read.IsCompleted)
+                {
+                    try
+                    {
+                        await response.FlushAsync(CancellationToken.None);
+                    }
+                    catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
+                    {
+                        await stream.DisposeAsync();
+                        await HttpClientExchange.ObserveAsync(read);
+                        return ForwardResult.Failed(0, ForwarderError.ClientAborted, started: true);
+                    }
+                }
+
                 int count;
                 try
                 {
-                    count = await stream.ReadAsync(buffer);
+                    count = await read;
                 }
                 catch (Exception e) when (HttpClientExchange.IsResponseReadFailure(e))
                 {

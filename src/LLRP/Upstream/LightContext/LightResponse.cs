@@ -59,6 +59,12 @@ internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFea
 
     public PipeWriter Writer => _writer ??= PipeWriter.Create(_stream, new StreamPipeWriterOptions(leaveOpen: true));
 
+    /// <summary>
+    /// The request body goes on beside the response (HTTP/2, full duplex): the head says the connection persists, and
+    /// whether it does is decided once the response has ended (<see cref="HttpClientExchange.ExchangeAsync"/>).
+    /// </summary>
+    public void BodyGoesOnBeside() => _body = null;
+
     /// <summary>Gets ready for the response to the request just parsed.</summary>
     /// <param name="persistent">The request allows its connection to persist.</param>
     /// <param name="body">The request's body when it is read as it comes: the connection persists only if it was read to its end.</param>
