@@ -59,9 +59,13 @@ internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFea
 
     public PipeWriter Writer => _writer ??= PipeWriter.Create(_stream, new StreamPipeWriterOptions(leaveOpen: true));
 
+    /// <summary>The request body is read as it comes and has not been read to its end.</summary>
+    public bool BodyInFlight => _body is { IsCompleted: false };
+
     /// <summary>
     /// The request body goes on beside the response (HTTP/2, full duplex): the head says the connection persists, and
-    /// whether it does is decided once the response has ended (<see cref="HttpClientExchange.ExchangeAsync"/>).
+    /// whether it does is decided once the response has ended (<see cref="HttpClientExchange.ExchangeAsync"/>, and
+    /// YARP's modes after YARP's forwarder returns).
     /// </summary>
     public void BodyGoesOnBeside() => _body = null;
 

@@ -57,6 +57,20 @@ internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uri
 
         InvalidResponse = head.IsInterim && !upgrades.AcceptsSwitch(head, upgrade.RequestedUpgrades);
         ResponseCopied = !InvalidResponse;
+        if (ResponseCopied && proxyResponse.Version.Major >= 2 && light.Response.BodyInFlight)
+        {
+            // HTTP/2 is full duplex (RFC 9113 §8.1): the destination may wait for the rest of the body, and the client
+            // for this head before it sends it. YARP would write the head only with the first body bytes.
+            light.Response.BodyGoesOnBeside();
+            return FlushHeadAsync(cancellationToken);
+        }
+
         return ValueTask.FromResult(ResponseCopied);
+    }
+
+    private async ValueTask<bool> FlushHeadAsync(CancellationToken cancellationToken)
+    {
+        await light.Response.FlushAsync(cancellationToken);
+        return true;
     }
 }
