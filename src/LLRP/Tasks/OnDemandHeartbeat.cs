@@ -1,19 +1,25 @@
 namespace LLRP.Tasks;
 
 /// <summary>
-/// A callback once a second, started by the first <see cref="Start"/> (a first connection, a first idle one) rather than
-/// with its owner: a timer that fires on a proxy with nothing for it wakes the thread pool every second, whose workers
-/// spin on <c>sched_yield</c> before they sleep again (measured on one core: 200–500 calls a second per timer, idle or
-/// under load), on the core that relays. <see cref="Dispose"/> stops it, and no later <see cref="Start"/> starts it again.
+/// A callback once a second (or every <c>interval</c>), started by the first <see cref="Start"/> (a first connection, a
+/// first idle one, a first block) rather than with its owner: a timer that fires on a proxy with nothing for it wakes the
+/// thread pool each time, whose workers spin on <c>sched_yield</c> before they sleep again (measured on one core: 200–500
+/// calls a second per one-second timer, idle or under load), on the core that relays. <see cref="Dispose"/> stops it, and
+/// no later <see cref="Start"/> starts it again.
 /// </summary>
-internal sealed class OnDemandHeartbeat(Action<object?> beat, object? state) : IDisposable
+internal sealed class OnDemandHeartbeat(Action<object?> beat, object? state, TimeSpan interval) : IDisposable
 {
-    private static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan Second = TimeSpan.FromSeconds(1);
 
     /// <summary>Guards the start against the disposal.</summary>
     private readonly Lock _gate = new();
     private volatile Timer? _timer;
     private bool _disposed;
+
+    public OnDemandHeartbeat(Action<object?> beat, object? state)
+        : this(beat, state, Second)
+    {
+    }
 
     /// <summary>Starts the heartbeat unless it runs already or was disposed (once it runs, this reads a field).</summary>
     public void Start()
@@ -27,7 +33,7 @@ internal sealed class OnDemandHeartbeat(Action<object?> beat, object? state) : I
         {
             if (_timer is null && !_disposed)
             {
-                _timer = new Timer(static heartbeat => ((OnDemandHeartbeat)heartbeat!).Beat(), this, Interval, Interval);
+                _timer = new Timer(static heartbeat => ((OnDemandHeartbeat)heartbeat!).Beat(), this, interval, interval);
             }
         }
     }

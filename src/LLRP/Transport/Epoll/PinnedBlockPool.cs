@@ -1,12 +1,13 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using LLRP.Tasks;
 
 namespace LLRP.Transport.Epoll;
 
 /// <summary>
 /// The epoll transport's memory: blocks of 4 KiB (what the proxy writes) and 64 KiB (what one receive reads, and a large
 /// write's blocks after its first), pinned once, kept for reuse up to a bound per size and as long as they are used: every
-/// <see cref="TrimPeriod"/>, the blocks no rent needed during the period go (<see cref="BlockShelf"/>). <see cref="Rented"/>
+/// <see cref="TrimPeriod"/> from the first block made, the blocks no rent needed during the period go (<see cref="BlockShelf"/>). <see cref="Rented"/>
 /// counts the blocks out: an idle connection holds none, and an idle proxy keeps none two periods after its last burst.
 /// </summary>
 internal sealed class PinnedBlockPool : MemoryPool<byte>
@@ -27,14 +28,14 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
 
     private readonly BlockShelf _small = new(KeptSmall);
     private readonly BlockShelf _large = new(KeptLarge);
-    private readonly Timer _trimTimer;
+    private readonly OnDemandHeartbeat _trimmer;
     private long _rented;
 
     public PinnedBlockPool()
     {
         InputPipeOptions = PipeOptionsFor(LargeSize);
         OutputPipeOptions = PipeOptionsFor(SmallSize);
-        _trimTimer = new Timer(static pool => ((PinnedBlockPool)pool!).Trim(), this, TrimPeriod, TrimPeriod);
+        _trimmer = new OnDemandHeartbeat(static pool => ((PinnedBlockPool)pool!).Trim(), this, TrimPeriod);
     }
 
     public override int MaxBufferSize => LargeSize;
@@ -62,6 +63,7 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
         if (!(large ? _large : _small).TryTake(out var block))
         {
             block = new PinnedBlock(this, large ? LargeSize : SmallSize);
+            _trimmer.Start();
         }
 
         Interlocked.Increment(ref _rented);
@@ -91,5 +93,5 @@ internal sealed class PinnedBlockPool : MemoryPool<byte>
         minimumSegmentSize: minimumSegmentSize,
         useSynchronizationContext: false);
 
-    protected override void Dispose(bool disposing) => _trimTimer.Dispose();
+    protected override void Dispose(bool disposing) => _trimmer.Dispose();
 }
