@@ -125,7 +125,7 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
                 return ForwardResult.Failed(0, sent.Error, started: false);
             }
 
-            var duplex = body is { IsCompleted: false } && response.Version.Major >= 2;
+            var duplex = IsFullDuplex(response, body);
             var result = default(ForwardResult);
             try
             {
@@ -152,6 +152,13 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
             Release(message);
         }
     }
+
+    /// <summary>
+    /// <paramref name="response"/> began while <paramref name="body"/> was still being sent, over HTTP/2, which is full
+    /// duplex (RFC 9113 §8.1): the body goes on beside the response.
+    /// </summary>
+    public static bool IsFullDuplex(HttpResponseMessage response, ClientRequestBody? body)
+        => body is { IsCompleted: false } && response.Version.Major >= 2;
 
     /// <summary>Releases a message that is not reused.</summary>
     private void Release(HttpRequestMessage message)

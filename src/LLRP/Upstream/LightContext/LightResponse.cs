@@ -59,8 +59,8 @@ internal sealed class LightResponse : IHttpResponseFeature, IHttpResponseBodyFea
 
     public PipeWriter Writer => _writer ??= PipeWriter.Create(_stream, new StreamPipeWriterOptions(leaveOpen: true));
 
-    /// <summary>The request body is read as it comes and has not been read to its end.</summary>
-    public bool BodyInFlight => _body is { IsCompleted: false };
+    /// <summary>The request's body when it is read as it comes, until <see cref="BodyGoesOnBeside"/>.</summary>
+    public ClientRequestBody? RequestBody => _body;
 
     /// <summary>
     /// The request body goes on beside the response (HTTP/2, full duplex): the head says the connection persists, and

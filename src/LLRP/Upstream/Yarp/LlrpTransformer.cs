@@ -57,10 +57,10 @@ internal sealed class LlrpTransformer(LightHttpContext light, TargetUriCache uri
 
         InvalidResponse = head.IsInterim && !upgrades.AcceptsSwitch(head, upgrade.RequestedUpgrades);
         ResponseCopied = !InvalidResponse;
-        if (ResponseCopied && proxyResponse.Version.Major >= 2 && light.Response.BodyInFlight)
+        if (ResponseCopied && HttpClientExchange.IsFullDuplex(proxyResponse, light.Response.RequestBody))
         {
-            // HTTP/2 is full duplex (RFC 9113 §8.1): the destination may wait for the rest of the body, and the client
-            // for this head before it sends it. YARP would write the head only with the first body bytes.
+            // The destination may wait for the rest of the body, and the client for this head before it sends it. YARP
+            // would write the head only with the first body bytes.
             light.Response.BodyGoesOnBeside();
             return FlushHeadAsync(cancellationToken);
         }
