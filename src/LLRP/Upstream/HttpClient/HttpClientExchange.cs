@@ -12,16 +12,11 @@ namespace LLRP.Upstream.HttpClient;
 /// <summary>
 /// The HttpClient end of one client connection, for every mode that sends with <see cref="HttpMessageInvoker"/>: the
 /// invokers to use, the request message and content (reused per connection with <c>LLRP_HTTPCLIENT_REUSEREQUEST</c>:
-/// <see cref="HttpMessageInvoker"/>, unlike <c>HttpClient</c>, does not refuse a message it has sent), the response
-/// headers timeout, and the copy of a response body to the client.
+/// <see cref="HttpMessageInvoker"/>, unlike <c>HttpClient</c>, does not refuse a message it has sent), and the response
+/// headers timeout. A response body is copied to the client by <see cref="ResponseBodyCopy"/>.
 /// </summary>
 internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseRequest, TimeSpan responseHeadersTimeout) : IDisposable
 {
-    private const int ResponseBufferSize = 16 * 1024;
-
-    /// <summary>Most body bytes written to the client without a flush, so a destination faster than the client meets back-pressure.</summary>
-    private const int MaxUnflushedBody = 64 * 1024;
-
     private InvokerSelector _invokers = invokers;
     private HttpRequestMessage? _reusedMessage;
     private ForwardedContent? _reusedContent;
@@ -175,70 +170,6 @@ internal sealed class HttpClientExchange(InvokerSelector invokers, bool reuseReq
     /// </summary>
     public static Task StopBodyAsync(HttpRequestMessage message)
         => message.Content is ForwardedContent content ? content.StopAsync() : Task.CompletedTask;
-
-    /// <summary>
-    /// Streams a response body to the client through a pooled buffer. The client output is flushed while waiting for the
-    /// destination (so the read and write sides overlap) and every <see cref="MaxUnflushedBody"/> bytes; a small body
-    /// already buffered leaves with the rest of the batch, in one flush.
-    /// </summary>
-    /// <param name="trailersOf">
-    /// The response whose trailers end a chunked body (<see cref="ClientResponseWriter.WriteEnd(ReadOnlySpan{byte})"/>),
-    /// when the client said it accepts them (<c>TE: trailers</c>, RFC 9110 §10.1.4); null drops them.
-    /// </param>
-    /// <returns>None; ResponseBodyFailed when the destination failed mid-body; ClientAborted when the client went away.</returns>
-    public static async ValueTask<ForwarderError> CopyBodyAsync(Stream source, ClientResponseWriter client, HttpResponseMessage? trailersOf)
-    {
-        var buffer = ArrayPool<byte>.Shared.Rent(ResponseBufferSize);
-        var unflushed = 0;
-        try
-        {
-            while (true)
-            {
-                var read = source.ReadAsync(buffer);
-                if (!read.IsCompleted || unflushed >= MaxUnflushedBody)
-                {
-                    unflushed = 0;
-                    if (!await client.FlushAsync())
-                    {
-                        await source.DisposeAsync();
-                        await ObserveAsync(read);
-                        return ForwarderError.ClientAborted;
-                    }
-                }
-
-                int count;
-                try
-                {
-                    count = await read;
-                }
-                catch (Exception e) when (IsResponseReadFailure(e))
-                {
-                    return ForwarderError.ResponseBodyFailed;
-                }
-
-                if (count == 0)
-                {
-                    if (trailersOf is { TrailingHeaders.NonValidated.Count: > 0 })
-                    {
-                        client.WriteEnd(TrailerFields.Lines(trailersOf.TrailingHeaders.NonValidated).WrittenSpan);
-                    }
-                    else
-                    {
-                        client.WriteEnd();
-                    }
-
-                    return ForwarderError.None;
-                }
-
-                client.WriteBody(new ReadOnlySequence<byte>(buffer, 0, count));
-                unflushed += count;
-            }
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
-        }
-    }
 
     /// <summary>What reading a response body from HttpClient throws when the destination fails or its connection is torn down.</summary>
     public static bool IsResponseReadFailure(Exception e)

@@ -94,7 +94,11 @@ internal sealed class HttpClientForwarder(ForwarderContext context, HttpClientEx
 
         var framing = client.WriteHead(head, _isHead, _isHttp10, persistent);
         if (framing.Body != BodyFraming.None
-            && await HttpClientExchange.CopyBodyAsync(await response.Content.ReadAsStreamAsync(), client, _acceptsTrailers ? response : null) is var error and not ForwarderError.None)
+            && await ResponseBodyCopy.CopyAsync(
+                await response.Content.ReadAsStreamAsync(),
+                new ClientWriterBodySink(client, _acceptsTrailers ? response : null),
+                ClientWriterBodySink.BufferSize,
+                CancellationToken.None) is var error and not ForwarderError.None)
         {
             return ForwardResult.Failed(0, error, started: true);
         }

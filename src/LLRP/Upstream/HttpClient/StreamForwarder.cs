@@ -86,6 +86,9 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
     /// <summary>Bytes of the last response's body relayed to the client, for the access log.</summary>
     public long BodyBytes { get; private set; }
 
+    /// <summary>Adds a read's bytes to <see cref="BodyBytes"/>: one delegate for the forwarder's life.</summary>
+    private Action<long> Counted => _counted ??= count => BodyBytes += count;
+
     /// <summary>Milliseconds from the last destination's choice to its response head, for the access log; -1 when none answered.</summary>
     public long UpstreamMilliseconds { get; private set; } = -1;
 
@@ -247,7 +250,11 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
 
         var client = Context.Response;
         var hasBody = Start(head, client);
-        if (hasBody && await CopyBodyAsync(await response.Content.ReadAsStreamAsync(clientAborted), client, clientAborted) is var error and not ForwarderError.None)
+        if (hasBody && await ResponseBodyCopy.CopyAsync(
+                await response.Content.ReadAsStreamAsync(clientAborted),
+                new StreamResponseBodySink(client.BodyWriter, Counted, clientAborted),
+                ResponseBufferSize,
+                clientAborted) is var error and not ForwarderError.None)
         {
             return await HeadSentThenFailedAsync(client, error);
         }
@@ -301,7 +308,7 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
             var hasBody = Start(exchange.Response, client);
             var responseTrailers = context.Features[typeof(IHttpResponseTrailersFeature)] is IHttpResponseTrailersFeature { Trailers: { IsReadOnly: false } clientTrailers }
                 ? clientTrailers : null;
-            if (await exchange.CopyBodyAsync(client.BodyWriter, responseTrailers, hasBody, _counted ??= count => BodyBytes += count, clientAborted) is var bodyError
+            if (await exchange.CopyBodyAsync(client.BodyWriter, responseTrailers, hasBody, Counted, clientAborted) is var bodyError
                 and not ForwarderError.None)
             {
                 return await HeadSentThenFailedAsync(client, bodyError);
@@ -373,47 +380,6 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         }
 
         return ForwardResult.Failed(0, error, started: true);
-    }
-
-    /// <summary>Streams the response body to the client, flushing whenever the destination has nothing more ready.</summary>
-    /// <returns>None; ResponseBodyFailed when the destination failed mid-body; ClientAborted when the client reset its stream.</returns>
-    private async ValueTask<ForwarderError> CopyBodyAsync(Stream source, HttpResponse client, CancellationToken clientAborted)
-    {
-        var buffer = ArrayPool<byte>.Shared.Rent(ResponseBufferSize);
-        var output = client.BodyWriter;
-        try
-        {
-            while (true)
-            {
-                int count;
-                try
-                {
-                    var read = source.ReadAsync(buffer, clientAborted);
-                    if (!read.IsCompleted && (await output.FlushAsync(clientAborted)).IsCanceled)
-                    {
-                        return ForwarderError.ClientAborted;
-                    }
-
-                    count = await read;
-                }
-                catch (Exception e) when (HttpClientExchange.IsResponseReadFailure(e))
-                {
-                    return clientAborted.IsCancellationRequested ? ForwarderError.ClientAborted : ForwarderError.ResponseBodyFailed;
-                }
-
-                if (count == 0)
-                {
-                    return ForwarderError.None;
-                }
-
-                output.Write(buffer.AsSpan(0, count));
-                BodyBytes += count;
-            }
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
-        }
     }
 
     public ValueTask DisposeAsync()

@@ -121,56 +121,10 @@ internal sealed class HttpContextForwarder(ForwarderContext context, HttpClientE
 
         await response.StartAsync();
         var stream = await source.Content.ReadAsStreamAsync();
-        var buffer = ArrayPool<byte>.Shared.Rent(ResponseBufferSize);
-        try
+        if (await ResponseBodyCopy.CopyAsync(stream, new LightResponseBodySink(response), ResponseBufferSize, CancellationToken.None) is var error
+            and not ForwarderError.None)
         {
-            while (true)
-            {
-                // The head (and what came before) leaves while the destination is waited for: it may wait for the
-                // client, which may wait for the head (a full-duplex exchange, HttpClientExchange.ExchangeAsync).
-                var read = stream.ReadAsync(buffer);
-                if (!read.IsCompleted)
-                {
-                    try
-                    {
-                        await response.FlushAsync(CancellationToken.None);
-                    }
-                    catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
-                    {
-                        await stream.DisposeAsync();
-                        await HttpClientExchange.ObserveAsync(read);
-                        return ForwardResult.Failed(0, ForwarderError.ClientAborted, started: true);
-                    }
-                }
-
-                int count;
-                try
-                {
-                    count = await read;
-                }
-                catch (Exception e) when (HttpClientExchange.IsResponseReadFailure(e))
-                {
-                    return ForwardResult.Failed(0, ForwarderError.ResponseBodyFailed, started: true);
-                }
-
-                if (count == 0)
-                {
-                    break;
-                }
-
-                try
-                {
-                    await response.Body.WriteAsync(buffer.AsMemory(0, count));
-                }
-                catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
-                {
-                    return ForwardResult.Failed(0, ForwarderError.ClientAborted, started: true);
-                }
-            }
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
+            return ForwardResult.Failed(0, error, started: true);
         }
 
         if (_light.Features.Get<IHttpResponseTrailersFeature>() is { } trailers)
