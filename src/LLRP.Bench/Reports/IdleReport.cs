@@ -14,7 +14,7 @@ public static class IdleReport
         var requested = run.IdleSamples.Max(s => s.Requested);
         text.Append("\n## Idle connections\n\n");
         text.Append(CultureInfo.InvariantCulture, $"{requested} keep-alive connections opened by the runner ({IdleConnectionSet.Parallelism} at a time, on the load CPU), each after one `GET /?s=10` answered 200, then left idle. ");
-        text.Append(CultureInfo.InvariantCulture, $"They come in {ContenderSession.IdleSteps} equal steps (a quarter each, the set growing), and RSS (VmRSS summed over the contender's processes, so nginx's and HAProxy's workers too) is read {ContenderSession.IdleSettle.TotalSeconds} s before the first connection and {ContenderSession.IdleSettle.TotalSeconds} s after each step. ");
+        text.Append(CultureInfo.InvariantCulture, $"The contender is started again for them, so that what the shapes left in its memory (a heap grown and not given back, a pool's blocks) takes no connection in. They come in {ContenderSession.IdleSteps} equal steps (a quarter each, the set growing), and RSS (VmRSS summed over the contender's processes, so nginx's and HAProxy's workers too) is read {ContenderSession.IdleSettle.TotalSeconds} s before the first connection and {ContenderSession.IdleSettle.TotalSeconds} s after each step. ");
         text.Append("Per connection: the least-squares slope of RSS over the connections open at the steps (the reading before any is left out): what one more idle connection costs, whatever the process had committed before or pays once (a pool's first blocks, threads, code compiled on first use). ");
         text.Append("Steps: each step's own growth ÷ the connections it added, lowest–highest over every round: far apart, the process's memory moved on its own meanwhile (a GC, a pool's trim) and the slope is no better than that. ");
         text.Append("From before: the growth from before the first connection to the last step ÷ connections open, the one-time costs included. ");
@@ -45,6 +45,13 @@ public static class IdleReport
             text.Append(CultureInfo.InvariantCulture, $"| {MedianAndRange(growth)} ");
             text.Append(CultureInfo.InvariantCulture, $"| {Units.Count(upstream.Median)} ({Units.Count(upstream.Min)}–{Units.Count(upstream.Max)}) ");
             text.Append(CultureInfo.InvariantCulture, $"| {string.Join("; ", failures)} |\n");
+        }
+
+        text.Append("\nThe readings, RSS in MB at each count of connections open:\n\n");
+        foreach (var sample in run.IdleSamples.OrderBy(s => s.Contender, StringComparer.Ordinal).ThenBy(s => s.Round))
+        {
+            var readings = sample.Steps.Select(step => string.Create(CultureInfo.InvariantCulture, $"{Units.Count(step.Open)}: {Units.Decimal(step.ResidentBytes / 1e6, 1)}"));
+            text.Append(CultureInfo.InvariantCulture, $"- {sample.Contender}, round {sample.Round}: {string.Join(", ", readings)}\n");
         }
     }
 
