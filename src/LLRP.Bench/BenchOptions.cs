@@ -52,7 +52,8 @@ public sealed record BenchOptions
                                each contender is started twice per round, once in front of each origin
           --idle-connections N open N keep-alive connections to each contender after its shapes, one GET each, and
                                measure its RSS growth per idle connection and its upstream connections (default
-                               10000; given with --quick, turns the measurement on)
+                               10000; given with --quick, turns the measurement on); the contender is started again
+                               for them and they come in 4 steps: per connection is the slope of RSS over the steps
           --no-idle            skip the idle connections
           --proxy-port P       port of the contender under test (default 8080)
           --origin-port P      port of the origin (default 8081; the large bodies' bundled origin takes the next free one)

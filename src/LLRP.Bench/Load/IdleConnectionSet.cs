@@ -8,8 +8,9 @@ namespace LLRP.Bench.Load;
 /// <summary>
 /// Keep-alive client connections left idle: each connects, sends one <c>GET /?s=10</c>, reads the whole response and
 /// stays open until the set is disposed, which resets them all (RST, so no TIME_WAIT is left on the runner's ports).
-/// They are opened from the runner's own process, so on its CPU (the load CPU when bench.sh pins it), at most
-/// <see cref="Parallelism"/> at a time, and the opening stops at a deadline however the contender behaves.
+/// The set grows by <see cref="OpenAsync"/>, once or in steps. They are opened from the runner's own process, so on its
+/// CPU (the load CPU when bench.sh pins it), at most <see cref="Parallelism"/> at a time, and each opening stops at a
+/// deadline however the contender behaves.
 /// </summary>
 public sealed class IdleConnectionSet : IDisposable
 {
@@ -20,56 +21,53 @@ public sealed class IdleConnectionSet : IDisposable
     private static readonly byte[] _request = "GET /?s=10 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"u8.ToArray();
 
     private readonly ConcurrentBag<Socket> _sockets = [];
+    private readonly IPEndPoint _endPoint;
+    private int _requested;
     private int _failed;
     private string? _firstError;
+    private TimeSpan? _deadlineHit;
 
-    private IdleConnectionSet()
+    /// <param name="port">The loopback port of the contender.</param>
+    public IdleConnectionSet(int port)
     {
+        _endPoint = new IPEndPoint(IPAddress.Loopback, port);
     }
 
     /// <summary>Connections that answered 200 and are held open.</summary>
     public int Count => _sockets.Count;
 
-    /// <summary>Null when every connection asked for was opened; otherwise what went wrong.</summary>
-    public string? Error { get; private set; }
+    /// <summary>Null while every connection asked for was opened; otherwise what went wrong.</summary>
+    public string? Error
+    {
+        get
+        {
+            var stopped = _deadlineHit is { } deadline ? $"stopped at the {deadline.TotalSeconds:0} s deadline; " : null;
+            return _failed > 0 ? $"{stopped}{_failed} connection(s) failed, the first: {_firstError}"
+                : stopped is not null ? $"{stopped}{Count} of {_requested} open"
+                : null;
+        }
+    }
 
-    /// <param name="port">The loopback port of the contender.</param>
+    /// <summary>Opens <paramref name="count"/> more connections and adds those that answered to the set.</summary>
     /// <param name="count">How many connections to open.</param>
     /// <param name="deadline">When to stop opening, however many are open.</param>
-    /// <param name="cancellationToken">Stops the run: the connections are closed and the cancellation is thrown.</param>
-    public static async Task<IdleConnectionSet> OpenAsync(int port, int count, TimeSpan deadline, CancellationToken cancellationToken)
+    /// <param name="cancellationToken">Stops the run: the cancellation is thrown, the connections stay until the set is disposed.</param>
+    public async Task OpenAsync(int count, TimeSpan deadline, CancellationToken cancellationToken)
     {
-        var set = new IdleConnectionSet();
+        _requested += count;
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(deadline);
-        var endPoint = new IPEndPoint(IPAddress.Loopback, port);
         try
         {
             await Parallel.ForEachAsync(
                 Enumerable.Range(0, count),
                 new ParallelOptions { MaxDegreeOfParallelism = Parallelism, CancellationToken = timeout.Token },
-                (_, token) => set.OpenOneAsync(endPoint, token));
+                (_, token) => OpenOneAsync(_endPoint, token));
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
-            set.Error = $"stopped at the {deadline.TotalSeconds:0} s deadline; ";
+            _deadlineHit = deadline;
         }
-        catch (OperationCanceledException)
-        {
-            set.Dispose();
-            throw;
-        }
-
-        if (set._failed > 0)
-        {
-            set.Error += $"{set._failed} connection(s) failed, the first: {set._firstError}";
-        }
-        else if (set.Error is not null)
-        {
-            set.Error += $"{set.Count} of {count} open";
-        }
-
-        return set;
     }
 
     /// <summary>Resets every connection.</summary>

@@ -86,6 +86,7 @@ public static class CrankMetrics
         var idle = new MetricSeries<IdleSample>(metrics, "idle", "Idle connections", [.. run.IdleSamples.Where(s => s.Contender == contender)], s => s.Timestamp);
 
         idle.Add("rss-per-connection", "Proxy RSS growth per idle connection (KiB)", "n2", false, s => Round(s.BytesPerConnection / 1024, 2));
+        idle.Add("rss-slope-per-connection", "Proxy RSS per idle connection, slope over the steps (KiB)", "n2", false, s => Round(s.SlopeBytesPerConnection / 1024, 2));
         idle.Add("upstream-connections", "Upstream connections held while idle", "n0", false, s => s.UpstreamConnections);
         idle.Add("connections", "Idle connections open", "n0", false, s => s.Opened);
         return metrics;

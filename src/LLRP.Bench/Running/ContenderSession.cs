@@ -15,7 +15,10 @@ namespace LLRP.Bench.Running;
 /// </summary>
 public sealed partial class ContenderSession : IAsyncDisposable
 {
-    /// <summary>How long RSS settles before it is read, before the first idle connection and after the last.</summary>
+    /// <summary>The idle connections are opened in this many equal steps, RSS read after each.</summary>
+    public const int IdleSteps = 4;
+
+    /// <summary>How long RSS settles before it is read, before the first idle connection and after each step.</summary>
     public static readonly TimeSpan IdleSettle = TimeSpan.FromSeconds(1);
 
     private readonly Contender _contender;
@@ -236,8 +239,9 @@ public sealed partial class ContenderSession : IAsyncDisposable
     }
 
     /// <summary>
-    /// Opens <paramref name="count"/> keep-alive connections, one GET each, and leaves them idle: the contender's RSS
-    /// before and after (each after a settling second) and its upstream connections meanwhile. Null for direct.
+    /// Opens <paramref name="count"/> keep-alive connections, one GET each, in <see cref="IdleSteps"/> equal steps, and
+    /// leaves them idle: the contender's RSS before the first and after each step (each after a settling second), and
+    /// its upstream connections at the end. Null for direct.
     /// </summary>
     public async Task<IdleSample?> MeasureIdleAsync(int count, CancellationToken cancellationToken)
     {
@@ -247,15 +251,22 @@ public sealed partial class ContenderSession : IAsyncDisposable
         }
 
         await Task.Delay(IdleSettle, cancellationToken);
-        var before = ProcessGroupStats.ResidentBytes(_process.Id);
         var timestamp = DateTime.UtcNow;
-        var deadline = TimeSpan.FromSeconds(30) + TimeSpan.FromMilliseconds(5) * count;
-        using var connections = await IdleConnectionSet.OpenAsync(_context.ProxyPort, count, deadline, cancellationToken);
-        await Task.Delay(IdleSettle, cancellationToken);
-        var after = ProcessGroupStats.ResidentBytes(_process.Id);
+        List<IdleStep> steps = [new(0, ProcessGroupStats.ResidentBytes(_process.Id))];
+        using var connections = new IdleConnectionSet(_context.ProxyPort);
+        var requested = 0;
+        for (var step = 1; step <= IdleSteps; step++)
+        {
+            var more = (int)((long)count * step / IdleSteps) - requested;
+            requested += more;
+            await connections.OpenAsync(more, TimeSpan.FromSeconds(30) + TimeSpan.FromMilliseconds(5) * more, cancellationToken);
+            await Task.Delay(IdleSettle, cancellationToken);
+            steps.Add(new(connections.Count, ProcessGroupStats.ResidentBytes(_process.Id)));
+        }
+
         var pids = ProcessGroupStats.Pids(_process.Id);
         var upstream = _work.OriginPorts.Sum(port => TcpConnectionTable.CountEstablished(pids, port));
-        return new IdleSample(_contender.Name, _round, timestamp, count, connections.Count, before, after, upstream, connections.Error);
+        return new IdleSample(_contender.Name, _round, timestamp, count, steps, upstream, connections.Error);
     }
 
     public async ValueTask DisposeAsync()

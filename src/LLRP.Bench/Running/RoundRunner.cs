@@ -6,8 +6,9 @@ namespace LLRP.Bench.Running;
 
 /// <summary>
 /// The rounds of a run: in each, every contender in turn is started once per <see cref="SessionWork"/>, in front of that
-/// work's origin, and measured: the shapes, then the large bodies, then the idle connections. Each round starts one
-/// contender further (A B C, B C A, C A B …, <see cref="InRound"/>), so no contender always runs first or last.
+/// work's origin, and measured: the shapes, then the large bodies; then started again for the idle connections. Each
+/// round starts one contender further (A B C, B C A, C A B …, <see cref="InRound"/>), so no contender always runs first
+/// or last.
 /// </summary>
 public static class RoundRunner
 {
@@ -26,7 +27,7 @@ public static class RoundRunner
         var perRound = result.Measured.Sum(contender => works.Where(w => w.IsFor(contender)).Sum(w => (_startPlan
             + (shapePlan * w.Shapes.Count)
             + (w.LargeBodies ? _largeBodyPlan * 2 : TimeSpan.Zero)
-            + (w.IdleConnections ? idlePlan : TimeSpan.Zero)).Ticks));
+            + (w.IdleConnections ? _startPlan + idlePlan : TimeSpan.Zero)).Ticks));
         var progress = new ProgressReporter(TimeSpan.FromTicks(perRound) * options.Rounds);
         var failures = new List<(Contender Contender, int Round, SessionWork Work, string Error)>();
         RecordSingleOrigin(result, works);
@@ -44,18 +45,26 @@ public static class RoundRunner
                     foreach (var work in works.Where(w => w.IsFor(contender)))
                     {
                         var where = $"round {round}/{options.Rounds} · {contender.Name}" + (works.Count == 1 ? "" : $" ({work.Description})");
-                        progress.Report($"{where}: starting", _startPlan);
-                        var (session, error) = await ContenderSession.StartAsync(contender, context, work, round, cancellationToken);
-                        if (session is null)
+                        if (work.Shapes.Count > 0 || work.LargeBodies)
                         {
-                            Console.Error.WriteLine($"  {contender.Name} ({work.Description}): did not start ({error})");
-                            failures.Add((contender, round, work, error!));
-                            continue;
+                            progress.Report($"{where}: starting", _startPlan);
+                            var (session, error) = await ContenderSession.StartAsync(contender, context, work, round, cancellationToken);
+                            if (session is null)
+                            {
+                                Console.Error.WriteLine($"  {contender.Name} ({work.Description}): did not start ({error})");
+                                failures.Add((contender, round, work, error!));
+                                continue;
+                            }
+
+                            await using (session)
+                            {
+                                await RunSessionAsync(context, session, work, contender, round, where, progress, shapePlan, cancellationToken);
+                            }
                         }
 
-                        await using (session)
+                        if (work.IdleConnections && contender.Kind != ContenderKind.Direct)
                         {
-                            await RunSessionAsync(context, session, work, contender, round, where, progress, shapePlan, idlePlan, cancellationToken);
+                            await MeasureIdleAsync(context, work, contender, round, where, progress, idlePlan, cancellationToken);
                         }
                     }
                 }
@@ -81,7 +90,7 @@ public static class RoundRunner
 
     private static async Task RunSessionAsync(
         RunContext context, ContenderSession session, SessionWork work, Contender contender, int round, string where,
-        ProgressReporter progress, TimeSpan shapePlan, TimeSpan idlePlan, CancellationToken cancellationToken)
+        ProgressReporter progress, TimeSpan shapePlan, CancellationToken cancellationToken)
     {
         var result = context.Result;
         bool Stopped(string during)
@@ -132,16 +141,36 @@ public static class RoundRunner
                 return;
             }
         }
+    }
 
-        if (work.IdleConnections && contender.Kind != ContenderKind.Direct)
+    /// <summary>
+    /// The idle connections, in a process of the contender started for them: what the shapes left behind (a heap grown and
+    /// not yet given back, a pool's blocks) would otherwise take the first connections in, and the figure would say more
+    /// about what ran before than about what a connection holds.
+    /// </summary>
+    private static async Task MeasureIdleAsync(
+        RunContext context, SessionWork work, Contender contender, int round, string where, ProgressReporter progress, TimeSpan idlePlan,
+        CancellationToken cancellationToken)
+    {
+        progress.Report($"{where} · {context.IdleConnectionCount} idle connections (started again)", _startPlan + idlePlan);
+        var (session, error) = await ContenderSession.StartAsync(contender, context, work, round, cancellationToken);
+        if (session is null)
         {
-            progress.Report($"{where} · {context.IdleConnectionCount} idle connections", idlePlan);
+            context.Result.Notes.Add($"round {round}, {contender.Name} did not start again for the idle connections: {error}");
+            return;
+        }
+
+        await using (session)
+        {
             if (await session.MeasureIdleAsync(context.IdleConnectionCount, cancellationToken) is { } sample)
             {
-                result.IdleSamples.Add(sample);
+                context.Result.IdleSamples.Add(sample);
             }
 
-            Stopped("the idle connections");
+            if (session.ExitDescription is { } exit)
+            {
+                context.Result.Notes.Add($"round {round}, {contender.Name} stopped during the idle connections: {exit}");
+            }
         }
     }
 

@@ -130,6 +130,10 @@ internal sealed class ClientSession : ITrackedConnection
                 }
 
                 var batch = await ForwardBatchAsync(buffer, result.IsCompleted);
+
+                // Nothing reads the head after its batch, and its source lies in a block of the input: held until the
+                // next request, it would keep that block from the transport's pool, however long the connection idles.
+                _head.Reset();
                 headStarted = !batch.HeadPending ? long.MaxValue
                     : headStarted != long.MaxValue ? headStarted
                     : Environment.TickCount64;

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using LLRP.Configuration;
 using LLRP.FunctionalTests.Infrastructure;
 using LLRP.Hosting;
@@ -39,6 +40,44 @@ public sealed class EpollTransportTests
 
             // The last response's blocks go back once the loop has sent them, right after the client read them.
             Assert.True(SpinWait.SpinUntil(() => HeldBlocks(stack) == 0, Deadline.Io), $"{HeldBlocks(stack)} blocks held by 20 idle client connections and their idle upstream connections.");
+        }
+        finally
+        {
+            foreach (var client in clients)
+            {
+                await client.DisposeAsync();
+            }
+        }
+    }
+
+    /// <summary>
+    /// A block given back to the pool is kept by nothing else: once the pool lets go of it, the GC takes it, however many
+    /// connections idle after being served from it (each connection's request head, and the relay's response head, were
+    /// parsed in such blocks).
+    /// </summary>
+    [Theory]
+    [InlineData(LlrpModes.RawPooledEpoll)]
+    [InlineData(LlrpModes.RawPerClientEpoll)]
+    public async Task IdleConnections_KeepNoBlockTheirHeadsCameIn(string mode)
+    {
+        await using var stack = await ProxiedDownstream.StartAsync(mode);
+        var clients = new List<RawHttpClient>();
+        try
+        {
+            for (var i = 0; i < 20; i++)
+            {
+                var client = await stack.ConnectAsync();
+                clients.Add(client);
+                Assert.Equal(200, (await client.GetAsync("/?s=10")).StatusCode);
+            }
+
+            Assert.True(SpinWait.SpinUntil(() => HeldBlocks(stack) == 0, Deadline.Io), $"{HeldBlocks(stack)} blocks held by 20 idle client connections.");
+            var blocks = LetGoOfEveryKeptBlock(stack.Proxy.Services.GetRequiredService<EpollTransport>().Pool);
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+            GC.Collect();
+
+            Assert.Equal(0, blocks.Count(block => block.IsAlive));
         }
         finally
         {
@@ -130,5 +169,24 @@ public sealed class EpollTransportTests
         });
 
         Assert.Contains("in use", error.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// Takes every large block the pool keeps (and one it makes), gives them back and trims twice (the first trim marks
+    /// them as unused, the second lets go of them): weak references to them, and no strong one left on this frame.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static List<WeakReference> LetGoOfEveryKeptBlock(PinnedBlockPool pool)
+    {
+        var owners = Enumerable.Range(0, pool.Kept + 1).Select(_ => pool.Rent(PinnedBlockPool.LargeSize)).ToList();
+        var blocks = owners.Select(owner => new WeakReference(owner)).ToList();
+        foreach (var owner in owners)
+        {
+            owner.Dispose();
+        }
+
+        pool.Trim();
+        pool.Trim();
+        return blocks;
     }
 }

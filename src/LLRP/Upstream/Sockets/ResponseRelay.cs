@@ -42,43 +42,52 @@ internal sealed class ResponseRelay(ClientResponseWriter client, int maxResponse
     {
         var input = upstream.Input;
         var afterInterim = false;
-        while (true)
+        try
         {
-            var head = await ReadHeadAsync(input, afterInterim);
-            if (head.Error != ForwarderError.None)
+            while (true)
             {
-                return RelayOutcome.Failed(head.Error, started: false);
-            }
-
-            if (!_response.IsInterim)
-            {
-                var refusedBeforeBody = body is { ExpectsContinue: true, HasStarted: false } && !afterInterim;
-                var persistent = request.IsPersistent && !refusedBeforeBody;
-                return await RelayFinalAsync(input, request, persistent, moreFollow, head.Result, head.Length);
-            }
-
-            if (_response.StatusCode == 101)
-            {
-                // RFC 9110 §15.2.2: only an upgrade the client asked for, to a protocol tunnelled here, may switch.
-                if (!upgrades.AcceptsSwitch(_response, request.RequestedUpgrades))
+                var head = await ReadHeadAsync(input, afterInterim);
+                if (head.Error != ForwarderError.None)
                 {
-                    input.AdvanceTo(head.Result.Buffer.Start);
-                    return RelayOutcome.Failed(ForwarderError.InvalidResponse, started: false);
+                    return RelayOutcome.Failed(head.Error, started: false);
                 }
 
-                client.WriteSwitchingProtocols(_response);
+                if (!_response.IsInterim)
+                {
+                    var refusedBeforeBody = body is { ExpectsContinue: true, HasStarted: false } && !afterInterim;
+                    var persistent = request.IsPersistent && !refusedBeforeBody;
+                    return await RelayFinalAsync(input, request, persistent, moreFollow, head.Result, head.Length);
+                }
+
+                if (_response.StatusCode == 101)
+                {
+                    // RFC 9110 §15.2.2: only an upgrade the client asked for, to a protocol tunnelled here, may switch.
+                    if (!upgrades.AcceptsSwitch(_response, request.RequestedUpgrades))
+                    {
+                        input.AdvanceTo(head.Result.Buffer.Start);
+                        return RelayOutcome.Failed(ForwarderError.InvalidResponse, started: false);
+                    }
+
+                    client.WriteSwitchingProtocols(_response);
+                    input.AdvanceTo(head.Result.Buffer.GetPosition(head.Length));
+                    return RelayOutcome.SwitchedProtocols;
+                }
+
+                client.WriteInterim(_response, request.IsHttp10);
                 input.AdvanceTo(head.Result.Buffer.GetPosition(head.Length));
-                return RelayOutcome.SwitchedProtocols;
-            }
+                if (!await client.FlushAsync())
+                {
+                    return RelayOutcome.Failed(ForwarderError.ClientAborted, started: false);
+                }
 
-            client.WriteInterim(_response, request.IsHttp10);
-            input.AdvanceTo(head.Result.Buffer.GetPosition(head.Length));
-            if (!await client.FlushAsync())
-            {
-                return RelayOutcome.Failed(ForwarderError.ClientAborted, started: false);
+                afterInterim = true;
             }
-
-            afterInterim = true;
+        }
+        finally
+        {
+            // Nothing reads the head after the relay, and its source lies in a block of the upstream input: held until
+            // the next response, it would keep that block from the transport's pool, however long the connection idles.
+            _response.Reset();
         }
     }
 
