@@ -149,6 +149,45 @@ public sealed class Http2FramingTests
         await upstreamEnded.Task.WaitAsync(Deadline.Io);
     }
 
+    // RFC 9113 §8.1 and §6.4: a client that resets its stream while the destination has not answered cancels the request
+    // upstream (the wait for the response head ends with the reset, not with timeouts.responseHeadersMs): the origin's
+    // connection ends, and the client's next stream on the same connection is answered.
+    [Theory]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
+    public async Task ClientResetBeforeResponseHead_UpstreamRequestCancelled(string mode)
+    {
+        var upstreamEnded = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var origin = ScriptedOrigin.Start(async connection =>
+        {
+            var request = await connection.ReadRequestAsync();
+            if (request?.Target == "/next")
+            {
+                await connection.SendAsync(ScriptedOrigin.Ok);
+                return;
+            }
+
+            try
+            {
+                await connection.Reader.ReadToEndAsync();
+            }
+            finally
+            {
+                upstreamEnded.TrySetResult();
+            }
+        });
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
+        await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
+
+        await wire.SendHeadersAsync(1, endStream: true, Get("/held", proxy.Authority));
+        await Deadline.UntilAsync(() => origin.Requests.Count > 0, "The request reaching the origin");
+        await wire.SendResetAsync(1);
+        await upstreamEnded.Task.WaitAsync(Deadline.Io);
+        await wire.SendHeadersAsync(3, endStream: true, Get("/next", proxy.Authority));
+        var next = await wire.ReadStreamAsync(3);
+
+        Assert.Equal(200, next.Status);
+    }
+
     // RFC 9113 §5.1.2: the server's SETTINGS_MAX_CONCURRENT_STREAMS (limits.http2.maxConcurrentStreams) bounds a flood:
     // streams past it are refused (REFUSED_STREAM), never forwarded.
     [Theory]

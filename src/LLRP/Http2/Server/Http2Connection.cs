@@ -235,6 +235,7 @@ internal sealed partial class Http2Connection : ITrackedConnection
 
     public void OnHeartbeat(long now)
     {
+        ExpireResponseHeadWaits(now);
         if (!_deadline.TryClaim(now))
         {
             return;
@@ -249,6 +250,33 @@ internal sealed partial class Http2Connection : ITrackedConnection
         else
         {
             _input.CancelPendingRead();
+        }
+    }
+
+    /// <summary>
+    /// The response headers timeouts of the streams' forwarders (<see cref="Upstream.IResponseHeadWaitFeature"/>): the waits
+    /// whose deadline passed are claimed under the output's lock and cancelled after it, their callbacks resuming the forwarders.
+    /// </summary>
+    private void ExpireResponseHeadWaits(long now)
+    {
+        List<CancellationTokenSource>? expired = null;
+        lock (_output.Sync)
+        {
+            foreach (var stream in _streams.Values)
+            {
+                if (stream.ClaimResponseHeadWait(now) is { } source)
+                {
+                    (expired ??= []).Add(source);
+                }
+            }
+        }
+
+        if (expired is not null)
+        {
+            foreach (var source in expired)
+            {
+                source.Cancel();
+            }
         }
     }
 

@@ -176,7 +176,10 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
         AbortRequest();
     }
 
-    /// <summary>Fires <see cref="IHttpRequestLifetimeFeature.RequestAborted"/> once, from the thread pool (its callbacks may take locks).</summary>
+    /// <summary>
+    /// Fires <see cref="IHttpRequestLifetimeFeature.RequestAborted"/> once, and expires the wait for the response head,
+    /// from the thread pool (their callbacks may take locks).
+    /// </summary>
     private void AbortRequest()
     {
         lock (_output.Sync)
@@ -189,7 +192,16 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
             _abortQueued = true;
         }
 
-        ThreadPool.UnsafeQueueUserWorkItem(static source => source.Cancel(), _abortSource, preferLocal: false);
+        var expired = ClaimResponseHeadWait(now: null);
+        ThreadPool.UnsafeQueueUserWorkItem(
+            static sources =>
+            {
+                // The abort first: the forwarder, resumed by the expiry, finds its client gone rather than a timeout.
+                sources.Abort.Cancel();
+                sources.Expired?.Cancel();
+            },
+            (Abort: _abortSource, Expired: expired),
+            preferLocal: false);
     }
 
     /// <summary>Makes the stream ready for another request; once it left the connection's table and its task ended.</summary>
@@ -211,6 +223,9 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
             _abortSource = new CancellationTokenSource();
             _abortQueued = false;
         }
+
+        _responseHeadWait.TakeBack();
+        _responseHeadExpired = null;
 
         if (_features.Revision != _featuresRevision)
         {

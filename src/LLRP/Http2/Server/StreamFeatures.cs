@@ -17,6 +17,7 @@ internal sealed class StreamFeatures(Http2Stream stream, IHttpConnectionFeature 
         typeof(IHttpRequestFeature), typeof(IHttpResponseFeature), typeof(IHttpResponseBodyFeature), typeof(IRequestBodyPipeFeature),
         typeof(IHttpRequestLifetimeFeature), typeof(IHttpResetFeature), typeof(IHttpResponseTrailersFeature), typeof(IHttpRequestTrailersFeature),
         typeof(IHttpRequestBodyDetectionFeature), typeof(IResponseFieldLinesFeature), typeof(IRequestHeadBytesFeature), typeof(IHttpConnectionFeature),
+        typeof(IResponseHeadWaitFeature),
     ];
 
     private Dictionary<Type, object?>? _set;
@@ -46,7 +47,7 @@ internal sealed class StreamFeatures(Http2Stream stream, IHttpConnectionFeature 
         return key == typeof(IRequestHeadBytesFeature) || key == typeof(IResponseFieldLinesFeature) || key == typeof(IHttpResponseTrailersFeature)
             || key == typeof(IHttpRequestTrailersFeature) || key == typeof(IHttpRequestFeature) || key == typeof(IHttpResponseFeature)
             || key == typeof(IHttpResponseBodyFeature) || key == typeof(IRequestBodyPipeFeature) || key == typeof(IHttpRequestLifetimeFeature)
-            || key == typeof(IHttpResetFeature) || key == typeof(IHttpRequestBodyDetectionFeature)
+            || key == typeof(IHttpResetFeature) || key == typeof(IHttpRequestBodyDetectionFeature) || key == typeof(IResponseHeadWaitFeature)
             ? stream : null;
     }
 

@@ -290,19 +290,29 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         var clientAborted = context.RequestAborted;
         var timeout = _timeout;
         var completed = false;
-        using var aborted = clientAborted.UnsafeRegister(static source => ((CancellationTokenSource)source!).Cancel(), timeout);
-        timeout.CancelAfter(_responseHeadersTimeout);
+        // LLRP's own HTTP/2 server keeps the timeout on its connection's heartbeat and expires it on the client's reset;
+        // another server's stream takes a timer and a registration with its abort token.
+        var wait = context.Features[typeof(IResponseHeadWaitFeature)] is IResponseHeadWaitFeature feature
+            && feature.BeginResponseHeadWait(Environment.TickCount64 + (long)_responseHeadersTimeout.TotalMilliseconds, timeout) ? feature : null;
+        using var aborted = wait is null ? clientAborted.UnsafeRegister(static source => ((CancellationTokenSource)source!).Cancel(), timeout) : default;
+        if (wait is null)
+        {
+            timeout.CancelAfter(_responseHeadersTimeout);
+        }
+
         try
         {
             var body = head.Framing == BodyFraming.None ? null : context.Request.BodyReader;
             var trailers = body is null ? null : context.Features.Get<IHttpRequestTrailersFeature>();
             var (from, to) = _destination!.ProxyProtocol == ProxyProtocolVersion.None ? (null, null) : EndPointsOf(context.Connection);
-            if (await exchange.SendAsync(_destination, head, _rewriter!, body, trailers, from, to, timeout.Token) is var error and not ForwarderError.None)
+            var error = await exchange.SendAsync(_destination, head, _rewriter!, body, trailers, from, to, timeout.Token);
+            EndResponseHeadWait(wait);
+            wait = null;
+            if (error != ForwarderError.None)
             {
                 return ForwardResult.Failed(0, clientAborted.IsCancellationRequested ? ForwarderError.ClientAborted : error, started: false);
             }
 
-            timeout.CancelAfter(Timeout.InfiniteTimeSpan);
             UpstreamMilliseconds = (long)Stopwatch.GetElapsedTime(_destinationChosen).TotalMilliseconds;
             var client = context.Response;
             var hasBody = Start(exchange.Response, client);
@@ -319,7 +329,26 @@ internal sealed class StreamForwarder(HttpMessageInvoker invoker, int maxRespons
         }
         finally
         {
+            if (wait is not null)
+            {
+                EndResponseHeadWait(wait);
+            }
+
             await exchange.EndAsync(completed);
+        }
+    }
+
+    /// <summary>The response head came (or the exchange failed): the timeout stops; a source the stream expired meanwhile is not used again.</summary>
+    private void EndResponseHeadWait(IResponseHeadWaitFeature? wait)
+    {
+        if (wait is null)
+        {
+            _timeout.CancelAfter(Timeout.InfiniteTimeSpan);
+        }
+        else if (!wait.EndResponseHeadWait())
+        {
+            // Cancelled by the stream, now or about to be: left to it, not disposed under its Cancel.
+            _timeout = new CancellationTokenSource();
         }
     }
 

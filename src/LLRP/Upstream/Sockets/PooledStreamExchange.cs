@@ -56,10 +56,11 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
 
     /// <summary>
     /// Writes the request head on a connection to <paramref name="destination"/>, starts streaming its body from
-    /// <paramref name="body"/> (null for none), and reads the response head. A request without a body that may be repeated
-    /// (RFC 9110 §9.2.2), sent on a pooled connection that had answered before and closed without a byte of answer (the
-    /// destination let it go meanwhile, RFC 9112 §9.3.1), is written once more on a new connection, as raw mode's
-    /// HTTP/1.1 forwarder does.
+    /// <paramref name="body"/> (null for none), and reads the response head until a whole final one is parsed into
+    /// <see cref="_response"/>, in this one method: its stream resumes when the head comes, with no awaiting method
+    /// between. A request without a body that may be repeated (RFC 9110 §9.2.2), sent on a pooled connection that had
+    /// answered before and closed without a byte of answer (the destination let it go meanwhile, RFC 9112 §9.3.1), is
+    /// written once more on a new connection, as raw mode's HTTP/1.1 forwarder does.
     /// </summary>
     /// <param name="bodyTrailers">The request's trailers, read once its body ended: they end a chunked body (RFC 9112 §7.1.2).</param>
     /// <param name="client">The stream's client address, which a PROXY protocol header carries; null for a destination sending none.</param>
@@ -85,7 +86,33 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             writer.Commit();
             _body = body;
             _pump = body is null ? RequestBodyPump.FlushAsync(connection.Output) : PumpAsync(body, bodyTrailers, connection, head.Framing == BodyFraming.Chunked);
-            var answered = await ReadHeadAsync(connection.Input, timeout);
+            var input = connection.Input;
+            var receivedAny = false;
+            ForwarderError answered;
+            while (true)
+            {
+                ReadResult result;
+                try
+                {
+                    result = await input.ReadAsync(timeout);
+                }
+                catch (OperationCanceledException)
+                {
+                    return ForwarderError.ResponseTimeout;
+                }
+                catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
+                {
+                    answered = receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed;
+                    break;
+                }
+
+                receivedAny |= !result.Buffer.IsEmpty;
+                if (TryTakeHead(input, result, receivedAny, out answered))
+                {
+                    break;
+                }
+            }
+
             if (answered != ForwarderError.UpstreamClosed || resent || body is not null || !head.IsIdempotent || connection.CompletedResponses == 0)
             {
                 return answered;
@@ -261,61 +288,50 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         written(data.Length);
     }
 
-    /// <summary>Reads until a whole final response head is parsed into <see cref="_response"/>.</summary>
-    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    private async ValueTask<ForwarderError> ReadHeadAsync(PipeReader input, CancellationToken timeout)
+    /// <summary>
+    /// Parses what <paramref name="input"/> read: true with the outcome once a final response head is parsed into
+    /// <see cref="_response"/> (its body's first bytes kept in <see cref="_afterHead"/>, the input not advanced past them)
+    /// or the answer cannot become one; false to read on, interim responses dropped.
+    /// </summary>
+    private bool TryTakeHead(PipeReader input, ReadResult result, bool receivedAny, out ForwarderError answered)
     {
-        var receivedAny = false;
-        while (true)
+        var buffer = result.Buffer;
+        answered = ForwarderError.None;
+        try
         {
-            ReadResult result;
-            try
+            while (ResponseHeadParser.TryParse(buffer, _response, maxResponseHeadSize, out var headLength))
             {
-                result = await input.ReadAsync(timeout);
-            }
-            catch (OperationCanceledException)
-            {
-                return ForwarderError.ResponseTimeout;
-            }
-            catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
-            {
-                return receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed;
-            }
-
-            var buffer = result.Buffer;
-            receivedAny |= !buffer.IsEmpty;
-            try
-            {
-                if (ResponseHeadParser.TryParse(buffer, _response, maxResponseHeadSize, out var headLength))
+                if (!_response.IsInterim)
                 {
-                    if (!_response.IsInterim)
-                    {
-                        (_afterHead, _completed) = (buffer.Slice(headLength), result.IsCompleted);
-                        return ForwarderError.None;
-                    }
+                    (_afterHead, _completed) = (buffer.Slice(headLength), result.IsCompleted);
+                    return true;
+                }
 
-                    input.AdvanceTo(buffer.GetPosition(headLength));
-                    if (_response.StatusCode == 101)
-                    {
-                        // No upgrade is asked over HTTP/2 (RFC 9113 §8.6).
-                        return ForwarderError.InvalidResponse;
-                    }
-
-                    continue;
+                buffer = buffer.Slice(headLength);
+                if (_response.StatusCode == 101)
+                {
+                    // No upgrade is asked over HTTP/2 (RFC 9113 §8.6).
+                    input.AdvanceTo(buffer.Start);
+                    answered = ForwarderError.InvalidResponse;
+                    return true;
                 }
             }
-            catch (HttpMessageException)
-            {
-                input.AdvanceTo(buffer.Start);
-                return ForwarderError.InvalidResponse;
-            }
-
-            input.AdvanceTo(buffer.Start, buffer.End);
-            if (result.IsCompleted)
-            {
-                return receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed;
-            }
         }
+        catch (HttpMessageException)
+        {
+            input.AdvanceTo(buffer.Start);
+            answered = ForwarderError.InvalidResponse;
+            return true;
+        }
+
+        input.AdvanceTo(buffer.Start, buffer.End);
+        if (result.IsCompleted)
+        {
+            answered = receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed;
+            return true;
+        }
+
+        return false;
     }
 
     /// <summary>

@@ -338,7 +338,7 @@ public sealed class Http2ConnectionTests
         await client.CompleteAsync();
         await run.WaitAsync(Bound);
 
-        Assert.Equal(["True|none|12|False|set|12", "True|none|12", "True|none|12"], bodies);
+        Assert.Equal(["True|none|13|False|set|13", "True|none|13", "True|none|13"], bodies);
     }
 
     /// <summary>One request with split cookies and a body to follow, answered with what <paramref name="answer"/> makes of its context.</summary>
