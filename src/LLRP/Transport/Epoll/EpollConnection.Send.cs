@@ -161,7 +161,11 @@ internal sealed partial class EpollConnection
         return sent;
     }
 
-    /// <summary>The pins of one gathered send (free for the pool's own blocks, which are allocated pinned).</summary>
+    /// <summary>
+    /// The pins of one gathered send: free for the pool's own blocks, array-backed memory marked pinned (the address of
+    /// the array, no handle); a <see cref="GCHandle"/> only for a segment the pipe took elsewhere (a write asking for more
+    /// than a large block).
+    /// </summary>
     [InlineArray(MaxVectors)]
     private struct MemoryHandles
     {
