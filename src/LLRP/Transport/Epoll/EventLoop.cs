@@ -250,6 +250,10 @@ internal sealed unsafe class EventLoop : IDisposable
         }
     }
 
+    /// <remarks>
+    /// The transport's own connection, the handler of nearly every event, is called directly: tiered compilation is off
+    /// (src/Directory.Build.props), so no profile-guided guard spares the interface call, which goes through a stub.
+    /// </remarks>
     private void Dispatch(uint ready, ulong data)
     {
         if (data == WakeToken)
@@ -268,7 +272,14 @@ internal sealed unsafe class EventLoop : IDisposable
         {
             try
             {
-                handler.OnReady(ready);
+                if (handler is EpollConnection connection)
+                {
+                    connection.OnReady(ready);
+                }
+                else
+                {
+                    handler.OnReady(ready);
+                }
             }
             catch (Exception e)
             {
@@ -332,6 +343,7 @@ internal sealed unsafe class EventLoop : IDisposable
         }
     }
 
+    /// <remarks>The transport's own connection is called directly, as in <see cref="Dispatch"/>.</remarks>
     private void RunFlushes()
     {
         // A flush may complete a writer's wait, whose continuation writes to another socket: that one joins this list.
@@ -340,7 +352,14 @@ internal sealed unsafe class EventLoop : IDisposable
             var handler = _flushes[i];
             try
             {
-                handler.Flush();
+                if (handler is EpollConnection connection)
+                {
+                    connection.Flush();
+                }
+                else
+                {
+                    handler.Flush();
+                }
             }
             catch (Exception e)
             {
