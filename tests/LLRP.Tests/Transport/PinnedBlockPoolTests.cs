@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.InteropServices;
 using LLRP.Transport.Epoll;
 
 namespace LLRP.Tests.Transport;
@@ -52,6 +53,27 @@ public class PinnedBlockPoolTests
         Assert.All(blocks, block => Assert.Equal(PinnedBlockPool.LargeSize, block.Memory.Length));
         ReturnAll(blocks);
         Assert.Equal(0, pool.Rented);
+    }
+
+    /// <summary>
+    /// A block is the array itself, not a memory manager over it (whose span would be a virtual call), and stays where it
+    /// is through a compacting collection: a receive or send takes its address with no pin of its own.
+    /// </summary>
+    [Theory]
+    [InlineData(PinnedBlockPool.SmallSize)]
+    [InlineData(PinnedBlockPool.LargeSize)]
+    public void Rent_GivesArrayBackedMemoryThatNeverMoves(int size)
+    {
+        using var pool = new PinnedBlockPool();
+        using var block = pool.Rent(size);
+
+        Assert.False(MemoryMarshal.TryGetMemoryManager<byte, MemoryManager<byte>>(block.Memory, out _));
+        Assert.True(MemoryMarshal.TryGetArray<byte>(block.Memory, out var array));
+        Assert.Equal((0, size, size), (array.Offset, array.Count, array.Array!.Length));
+
+        var before = Marshal.UnsafeAddrOfPinnedArrayElement(array.Array, 0);
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
+        Assert.Equal(before, Marshal.UnsafeAddrOfPinnedArrayElement(array.Array, 0));
     }
 
     private static List<IMemoryOwner<byte>> RentLarge(PinnedBlockPool pool, int count)
