@@ -45,8 +45,6 @@ internal sealed unsafe class EventLoop : IDisposable
     private readonly int _wake;
     private readonly Thread _thread;
     private readonly ConcurrentQueue<(Action<object?> Work, object? State)> _posted = new();
-    private List<(Action<object?> Work, object? State)> _postedHere = [];
-    private List<(Action<object?> Work, object? State)> _runningHere = [];
     private readonly List<IReadinessHandler?> _handlers = [];
     private readonly List<uint> _generations = [];
     private readonly Stack<int> _freeSlots = new();
@@ -140,21 +138,13 @@ internal sealed unsafe class EventLoop : IDisposable
         }
     }
 
-    /// <summary>
-    /// Runs <paramref name="work"/> on the loop's thread, in its next iteration. From the loop's own thread (an HTTP/2
-    /// connection's frame flush, each iteration) it joins a list only that thread touches: no locked operation, no wake
-    /// (the next wait does not block while work is queued).
-    /// </summary>
+    /// <summary>Runs <paramref name="work"/> on the loop's thread, in its next iteration.</summary>
     public void Post(Action<object?> work, object? state)
     {
-        if (IsCurrent)
-        {
-            _postedHere.Add((work, state));
-            return;
-        }
-
         _posted.Enqueue((work, state));
-        if (Interlocked.Exchange(ref _wakePending, 1) == 0)
+
+        // From the loop's own thread no wake is written: its next wait does not block while work is queued.
+        if (!IsCurrent && Interlocked.Exchange(ref _wakePending, 1) == 0)
         {
             // Under the gate, so that Dispose never closes the eventfd (whose number another socket may then take) between
             // this post's claim of the wake and its write.
@@ -260,10 +250,6 @@ internal sealed unsafe class EventLoop : IDisposable
         }
     }
 
-    /// <remarks>
-    /// The transport's own connection, the handler of nearly every event, is called directly: tiered compilation is off
-    /// (src/Directory.Build.props), so no profile-guided guard spares the interface call, which goes through a stub.
-    /// </remarks>
     private void Dispatch(uint ready, ulong data)
     {
         if (data == WakeToken)
@@ -282,14 +268,7 @@ internal sealed unsafe class EventLoop : IDisposable
         {
             try
             {
-                if (handler is EpollConnection connection)
-                {
-                    connection.OnReady(ready);
-                }
-                else
-                {
-                    handler.OnReady(ready);
-                }
+                handler.OnReady(ready);
             }
             catch (Exception e)
             {
@@ -321,7 +300,7 @@ internal sealed unsafe class EventLoop : IDisposable
     /// <summary>How long the next wait for readiness may block: not at all while work is queued, until the next tick at most.</summary>
     private int WaitMs()
     {
-        if (_postedHere.Count > 0 || !_posted.IsEmpty)
+        if (!_posted.IsEmpty)
         {
             return 0;
         }
@@ -346,29 +325,13 @@ internal sealed unsafe class EventLoop : IDisposable
 
     private void RunPosted()
     {
-        // Bounded: the work other threads posted before this started, then the list the loop's own thread filled until now,
-        // taken whole. What this work posts waits for the next iteration, whose wait the eventfd or the refilled list keeps
-        // from blocking.
+        // What is posted while these run waits for the next iteration (the eventfd woke it), so one iteration stays bounded.
         for (var count = _posted.Count; count > 0 && _posted.TryDequeue(out var item); count--)
         {
             item.Work(item.State);
         }
-
-        if (_postedHere.Count == 0)
-        {
-            return;
-        }
-
-        (_postedHere, _runningHere) = (_runningHere, _postedHere);
-        foreach (var (work, state) in _runningHere)
-        {
-            work(state);
-        }
-
-        _runningHere.Clear();
     }
 
-    /// <remarks>The transport's own connection is called directly, as in <see cref="Dispatch"/>.</remarks>
     private void RunFlushes()
     {
         // A flush may complete a writer's wait, whose continuation writes to another socket: that one joins this list.
@@ -377,14 +340,7 @@ internal sealed unsafe class EventLoop : IDisposable
             var handler = _flushes[i];
             try
             {
-                if (handler is EpollConnection connection)
-                {
-                    connection.Flush();
-                }
-                else
-                {
-                    handler.Flush();
-                }
+                handler.Flush();
             }
             catch (Exception e)
             {
