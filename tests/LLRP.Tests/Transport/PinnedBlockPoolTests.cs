@@ -55,6 +55,36 @@ public class PinnedBlockPoolTests
         Assert.Equal(0, pool.Rented);
     }
 
+    /// <summary>A rent takes the block returned last, the one most likely still in the cache.</summary>
+    [Fact]
+    public void Rent_GivesTheBlockReturnedLast()
+    {
+        using var pool = new PinnedBlockPool();
+        var blocks = RentLarge(pool, 3);
+        ReturnAll(blocks);
+
+        using var again = pool.Rent(PinnedBlockPool.LargeSize);
+
+        Assert.Same(blocks[2], again);
+    }
+
+    [Fact]
+    public void Trim_LetsGoOfTheBlocksReturnedLongestAgo()
+    {
+        using var pool = new PinnedBlockPool();
+        var blocks = RentLarge(pool, 3);
+        ReturnAll(blocks);
+        pool.Trim();
+
+        // The period needed one block of three: the next trim keeps one, the one returned last.
+        pool.Rent(PinnedBlockPool.LargeSize).Dispose();
+        pool.Trim();
+
+        Assert.Equal(1, pool.Kept);
+        using var kept = pool.Rent(PinnedBlockPool.LargeSize);
+        Assert.Same(blocks[2], kept);
+    }
+
     /// <summary>
     /// A block is the array itself, not a memory manager over it (whose span would be a virtual call), and stays where it
     /// is through a compacting collection: a receive or send takes its address with no pin of its own.
