@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.Diagnostics.CodeAnalysis;
 
 namespace LLRP.Transport.Epoll;
@@ -7,55 +6,68 @@ namespace LLRP.Transport.Epoll;
 /// The blocks of one size that <see cref="PinnedBlockPool"/> keeps for reuse: at most a bound, and of those only what a
 /// trim period used. The shelf notes the fewest blocks it held since the last <see cref="Trim"/> (its low-water mark): that
 /// many were never needed in the period, and the next trim lets go of them, so a burst's blocks leave once the burst is
-/// over. The counts are kept beside the queue (its own count is not cheap) and may lag it by a block while another
-/// thread puts or takes one: the bound and the mark are close, not exact.
+/// over. The shelf is a stack: a rent takes the block returned last, whose first bytes and header are likely still in the
+/// cache (a loop that receives, relays and returns a block hands it to the next socket it reads), where a queue would
+/// hand out the block returned longest ago; a trim lets go of the bottom ones, returned longest ago.
 /// </summary>
 internal sealed class BlockShelf(int bound)
 {
-    private readonly ConcurrentQueue<PinnedBlock> _blocks = new();
+    private readonly Lock _gate = new();
+    private readonly PinnedBlock?[] _blocks = new PinnedBlock?[bound];
     private int _count;
     private int _lowWater;
 
     /// <summary>Blocks on the shelf.</summary>
-    public int Count => Math.Max(0, Volatile.Read(ref _count));
+    public int Count => Volatile.Read(ref _count);
 
     public bool TryTake([NotNullWhen(true)] out PinnedBlock? block)
     {
-        if (!_blocks.TryDequeue(out block))
+        lock (_gate)
         {
-            return false;
-        }
+            if (_count == 0)
+            {
+                block = null;
+                return false;
+            }
 
-        var count = Interlocked.Decrement(ref _count);
-        if (count < Volatile.Read(ref _lowWater))
-        {
-            Volatile.Write(ref _lowWater, count);
-        }
+            var count = --_count;
+            block = _blocks[count]!;
+            _blocks[count] = null;
+            if (count < _lowWater)
+            {
+                _lowWater = count;
+            }
 
-        return true;
+            return true;
+        }
     }
 
     /// <summary>Keeps <paramref name="block"/>, unless the shelf holds its bound: then the block is left to the GC.</summary>
     public void Put(PinnedBlock block)
     {
-        if (Volatile.Read(ref _count) >= bound)
+        lock (_gate)
         {
-            return;
+            if (_count < _blocks.Length)
+            {
+                _blocks[_count++] = block;
+            }
         }
-
-        _blocks.Enqueue(block);
-        Interlocked.Increment(ref _count);
     }
 
     /// <summary>Lets go of as many blocks as stayed on the shelf through the whole period, then starts the next period.</summary>
     public void Trim()
     {
-        var unused = Interlocked.Exchange(ref _lowWater, int.MaxValue);
-        for (var i = 0; i < unused && _blocks.TryDequeue(out _); i++)
+        lock (_gate)
         {
-            Interlocked.Decrement(ref _count);
-        }
+            var unused = Math.Min(_lowWater, _count);
+            if (unused > 0)
+            {
+                Array.Copy(_blocks, unused, _blocks, 0, _count - unused);
+                Array.Clear(_blocks, _count - unused, unused);
+                _count -= unused;
+            }
 
-        Volatile.Write(ref _lowWater, Count);
+            _lowWater = _count;
+        }
     }
 }

@@ -40,11 +40,12 @@ internal sealed partial class EpollConnection
         var writer = _input.Writer;
         while (true)
         {
-            var memory = writer.GetMemory(PinnedBlockPool.LargeSize);
+            // The pool's blocks are pinned already: fixing the span costs nothing more than taking its address.
+            var span = writer.GetSpan(PinnedBlockPool.LargeSize);
             nint received;
-            using (var pin = memory.Pin())
+            fixed (byte* bytes = span)
             {
-                received = LinuxCalls.Receive(_fd, (byte*)pin.Pointer, (nuint)memory.Length, 0);
+                received = LinuxCalls.Receive(_fd, bytes, (nuint)span.Length, 0);
             }
 
             if (received <= 0)
@@ -60,7 +61,7 @@ internal sealed partial class EpollConnection
                 return;
             }
 
-            var full = received == memory.Length;
+            var full = received == span.Length;
             if (!flush.IsCompleted)
             {
                 _inputPaused = true;

@@ -20,10 +20,13 @@ internal sealed partial class EpollConnection
     private bool _waitingWritable;
     private int _sendRequested;
 
-    /// <summary>Has the loop send what waits in the output at the end of its iteration; from any thread.</summary>
+    /// <summary>
+    /// Has the loop send what waits in the output at the end of its iteration; from any thread. A send requested already
+    /// (several flushes in one iteration: HTTP/2 streams, a relayed body) is seen with a plain read, no locked exchange.
+    /// </summary>
     public void RequestSend()
     {
-        if (Interlocked.Exchange(ref _sendRequested, 1) == 0)
+        if (Volatile.Read(ref _sendRequested) == 0 && Interlocked.Exchange(ref _sendRequested, 1) == 0)
         {
             _loop.ScheduleFlush(this);
         }
@@ -161,7 +164,11 @@ internal sealed partial class EpollConnection
         return sent;
     }
 
-    /// <summary>The pins of one gathered send (free for the pool's own blocks, which are allocated pinned).</summary>
+    /// <summary>
+    /// The pins of one gathered send: free for the pool's own blocks, array-backed memory marked pinned (the address of
+    /// the array, no handle); a <see cref="GCHandle"/> only for a segment the pipe took elsewhere (a write asking for more
+    /// than a large block).
+    /// </summary>
     [InlineArray(MaxVectors)]
     private struct MemoryHandles
     {

@@ -1,34 +1,28 @@
 using System.Buffers;
-using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace LLRP.Transport.Epoll;
 
 /// <summary>
-/// One block of <see cref="PinnedBlockPool"/>: an array allocated on the pinned object heap, so a send or receive takes
-/// its address without pinning it (a <see cref="GCHandle"/> per segment per call otherwise). Disposing it gives it back.
+/// One block of <see cref="PinnedBlockPool"/>: an array allocated on the pinned object heap, handed out as array-backed
+/// memory marked pinned (<see cref="MemoryMarshal.CreateFromPinnedArray{T}"/>). Its <see cref="Memory{T}.Span"/> is then
+/// the array's, with no virtual call (a <see cref="MemoryManager{T}"/>'s span is its <c>GetSpan</c>), and its
+/// <see cref="Memory{T}.Pin"/> the array's address, with no <see cref="GCHandle"/> and no handle to release. Disposing it
+/// gives it back.
 /// </summary>
-internal sealed unsafe class PinnedBlock : MemoryManager<byte>
+internal sealed class PinnedBlock : IMemoryOwner<byte>
 {
-    private readonly byte[] _array;
     private readonly PinnedBlockPool _pool;
 
     public PinnedBlock(PinnedBlockPool pool, int size)
     {
         _pool = pool;
-        _array = GC.AllocateUninitializedArray<byte>(size, pinned: true);
+        Memory = MemoryMarshal.CreateFromPinnedArray(GC.AllocateUninitializedArray<byte>(size, pinned: true), 0, size);
     }
 
-    public int Size => _array.Length;
+    public Memory<byte> Memory { get; }
 
-    public override Span<byte> GetSpan() => _array;
+    public int Size => Memory.Length;
 
-    public override MemoryHandle Pin(int elementIndex = 0)
-        => new((byte*)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(_array)) + elementIndex);
-
-    public override void Unpin()
-    {
-    }
-
-    protected override void Dispose(bool disposing) => _pool.Return(this);
+    public void Dispose() => _pool.Return(this);
 }
