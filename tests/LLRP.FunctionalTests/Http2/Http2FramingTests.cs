@@ -125,17 +125,7 @@ public sealed class Http2FramingTests
     public async Task ClientResetMidBody_UpstreamRequestCancelled(string mode)
     {
         var upstreamEnded = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        await using var origin = ScriptedOrigin.Start(async connection =>
-        {
-            try
-            {
-                await connection.Reader.ReadToEndAsync();
-            }
-            finally
-            {
-                upstreamEnded.TrySetResult();
-            }
-        });
+        await using var origin = ScriptedOrigin.Start(connection => ReadToEndThenSignalAsync(connection, upstreamEnded));
         await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
 
@@ -166,14 +156,7 @@ public sealed class Http2FramingTests
                 return;
             }
 
-            try
-            {
-                await connection.Reader.ReadToEndAsync();
-            }
-            finally
-            {
-                upstreamEnded.TrySetResult();
-            }
+            await ReadToEndThenSignalAsync(connection, upstreamEnded);
         });
         await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
@@ -186,6 +169,19 @@ public sealed class Http2FramingTests
         var next = await wire.ReadStreamAsync(3);
 
         Assert.Equal(200, next.Status);
+    }
+
+    /// <summary>An origin connection that reads until the proxy ends it, then signals <paramref name="ended"/>.</summary>
+    private static async Task ReadToEndThenSignalAsync(OriginConnection connection, TaskCompletionSource ended)
+    {
+        try
+        {
+            await connection.Reader.ReadToEndAsync();
+        }
+        finally
+        {
+            ended.TrySetResult();
+        }
     }
 
     // RFC 9113 §5.1.2: the server's SETTINGS_MAX_CONCURRENT_STREAMS (limits.http2.maxConcurrentStreams) bounds a flood:

@@ -18,6 +18,7 @@ public sealed class EpollTransportTests
 {
     private const int ManyConnections = 200;
     private const int RequestsPerConnection = 5;
+    private const int IdleClients = 20;
 
     /// <summary>Blocks rented from the transport's pool and not returned; 0 when every connection is idle.</summary>
     private static long HeldBlocks(ProxiedDownstream stack) => stack.Proxy.Services.GetRequiredService<EpollTransport>().Pool.Rented;
@@ -28,26 +29,11 @@ public sealed class EpollTransportTests
     public async Task IdleConnections_HoldNoBuffer(string mode)
     {
         await using var stack = await ProxiedDownstream.StartAsync(mode);
-        var clients = new List<RawHttpClient>();
-        try
-        {
-            for (var i = 0; i < 20; i++)
-            {
-                var client = await stack.ConnectAsync();
-                clients.Add(client);
-                Assert.Equal(200, (await client.GetAsync("/?s=100000")).StatusCode);
-            }
 
-            // The last response's blocks go back once the loop has sent them, right after the client read them.
-            Assert.True(SpinWait.SpinUntil(() => HeldBlocks(stack) == 0, Deadline.Io), $"{HeldBlocks(stack)} blocks held by 20 idle client connections and their idle upstream connections.");
-        }
-        finally
-        {
-            foreach (var client in clients)
-            {
-                await client.DisposeAsync();
-            }
-        }
+        // The last response's blocks go back once the loop has sent them, right after the client read them.
+        await WhileClientsIdleAsync(stack, "/?s=100000", () => Assert.True(
+            SpinWait.SpinUntil(() => HeldBlocks(stack) == 0, Deadline.Io),
+            $"{HeldBlocks(stack)} blocks held by {IdleClients} idle client connections and their idle upstream connections."));
     }
 
     /// <summary>
@@ -61,23 +47,32 @@ public sealed class EpollTransportTests
     public async Task IdleConnections_KeepNoBlockTheirHeadsCameIn(string mode)
     {
         await using var stack = await ProxiedDownstream.StartAsync(mode);
-        var clients = new List<RawHttpClient>();
-        try
+        await WhileClientsIdleAsync(stack, "/?s=10", () =>
         {
-            for (var i = 0; i < 20; i++)
-            {
-                var client = await stack.ConnectAsync();
-                clients.Add(client);
-                Assert.Equal(200, (await client.GetAsync("/?s=10")).StatusCode);
-            }
-
-            Assert.True(SpinWait.SpinUntil(() => HeldBlocks(stack) == 0, Deadline.Io), $"{HeldBlocks(stack)} blocks held by 20 idle client connections.");
+            Assert.True(SpinWait.SpinUntil(() => HeldBlocks(stack) == 0, Deadline.Io), $"{HeldBlocks(stack)} blocks held by {IdleClients} idle client connections.");
             var blocks = LetGoOfEveryKeptBlock(stack.Proxy.Services.GetRequiredService<EpollTransport>().Pool);
             GC.Collect();
             GC.WaitForPendingFinalizers();
             GC.Collect();
 
             Assert.Equal(0, blocks.Count(block => block.IsAlive));
+        });
+    }
+
+    /// <summary>Opens <see cref="IdleClients"/> client connections, each served one GET of <paramref name="target"/>, and checks <paramref name="whileIdle"/> with all of them idle.</summary>
+    private static async Task WhileClientsIdleAsync(ProxiedDownstream stack, string target, Action whileIdle)
+    {
+        var clients = new List<RawHttpClient>();
+        try
+        {
+            for (var i = 0; i < IdleClients; i++)
+            {
+                var client = await stack.ConnectAsync();
+                clients.Add(client);
+                Assert.Equal(200, (await client.GetAsync(target)).StatusCode);
+            }
+
+            whileIdle();
         }
         finally
         {
