@@ -11,6 +11,10 @@ namespace LLRP.Transport.Epoll;
 /// receive that would fail. When epoll reported the peer's end (<c>EPOLLRDHUP</c>), which comes as one edge with the last
 /// data, it receives on to the end of the stream. Nothing is rented before the socket is readable, and a pipe whose reader consumed everything
 /// gives its block back: an idle connection holds none. While the reader is more than 1 MiB behind, receiving pauses.
+/// A reader that keeps up inline (the HTTP/2 server's read loop) never pauses it, so a client that always has more to
+/// send would keep the loop receiving: after <see cref="MaxReceivesPerTurn"/> full receives the connection gives the loop
+/// back and receives on in the loop's next iteration, after the work posted meanwhile (its own answers' flush among
+/// them) and the other connections' events.
 /// </summary>
 internal sealed partial class EpollConnection
 {
@@ -21,11 +25,19 @@ internal sealed partial class EpollConnection
     private bool _inputPaused;
     private bool _readableWhilePaused;
 
+    /// <summary>Full receives (1 MiB) one turn of the loop makes for a connection before it lets the loop's other work run.</summary>
+    private const int MaxReceivesPerTurn = 16;
+
     /// <summary>epoll reported the peer's end (or an error): after a short read, the next receive returns it.</summary>
     private bool _peerEnded;
 
     private unsafe void Receive()
     {
+        if (_isClosed)
+        {
+            return;
+        }
+
         if (_inputEnded)
         {
             return;
@@ -38,7 +50,7 @@ internal sealed partial class EpollConnection
         }
 
         var writer = _input.Writer;
-        while (true)
+        for (var turn = 1; ; turn++)
         {
             // The pool's blocks are pinned already: fixing the span costs nothing more than taking its address.
             var span = writer.GetSpan(PinnedBlockPool.LargeSize);
@@ -81,6 +93,13 @@ internal sealed partial class EpollConnection
             // A short read drained the socket, unless the peer's end came with the data: one more receive returns it (0).
             if (!_peerEnded && (!full || !HasBytes()))
             {
+                return;
+            }
+
+            if (turn == MaxReceivesPerTurn)
+            {
+                // The socket stays readable with no new edge to report it: the loop is asked to come back.
+                _loop.Post(static state => ((EpollConnection)state!).Receive(), this);
                 return;
             }
         }
