@@ -167,10 +167,12 @@ public sealed record ProxyOptions
     public int? ThreadCount { get; init; }
 
     /// <summary>
-    /// Key <c>transport</c>: what moves bytes between sockets and buffers: Kestrel's sockets transport (the default), or
-    /// LLRP's own epoll event loops (client connections, and raw mode's upstream connections to <c>http</c> destinations).
+    /// Key <c>transport</c>: what moves bytes between sockets and buffers: LLRP's own epoll event loops (client
+    /// connections, and raw mode's upstream connections to <c>http</c> destinations), the default on Linux, where it spends
+    /// less CPU than Kestrel's on every shape measured and holds no more per idle connection; or Kestrel's sockets
+    /// transport, the default elsewhere.
     /// </summary>
-    public TransportKind Transport { get; init; } = TransportKind.Sockets;
+    public TransportKind Transport { get; init; } = OperatingSystem.IsLinux() ? TransportKind.Epoll : TransportKind.Sockets;
 
     /// <summary>
     /// Key <c>transport.inlineScheduling</c>: run pipe continuations on the thread that completed the socket operation

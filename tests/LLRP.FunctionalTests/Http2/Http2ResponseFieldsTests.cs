@@ -20,7 +20,7 @@ public sealed class Http2ResponseFieldsTests
 
     /// <summary>Raw mode's pooled strategy over each transport on LLRP's own server: the response fields given as bytes.</summary>
     public static TheoryData<string> OwnServerPooledModes
-        => new(Http2Servers.Mode(Http2Servers.Llrp, LlrpModes.RawPooled), Http2Servers.Mode(Http2Servers.Llrp, LlrpModes.RawPooledEpoll));
+        => new(Http2Servers.Mode(Http2Servers.Llrp, LlrpModes.RawPooled), Http2Servers.Mode(Http2Servers.Llrp, LlrpModes.RawPooledSockets));
 
     /// <summary>
     /// RFC 9113 §8.2.2: no connection-specific field (nor one <c>Connection</c> names, RFC 9110 §7.6.1) reaches the HTTP/2

@@ -12,7 +12,7 @@ namespace LLRP.FunctionalTests.Http2;
 public sealed class Http2ToHttp11FramingTests
 {
     /// <summary>Raw mode's pooled strategy over each transport, on every HTTP/2 server.</summary>
-    public static TheoryData<string> PooledModes => new(Http2Servers.OnEvery([LlrpModes.RawPooled, LlrpModes.RawPooledEpoll]));
+    public static TheoryData<string> PooledModes => new(Http2Servers.OnEvery([LlrpModes.RawPooled, LlrpModes.RawPooledSockets]));
 
     // RFC 9113 §8.1.1 and RFC 9112 §7.1: an HTTP/2 request body without content-length reaches an HTTP/1.1 origin
     // chunked, whole, and the origin's answer comes back.

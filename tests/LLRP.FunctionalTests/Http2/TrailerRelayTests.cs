@@ -14,7 +14,7 @@ public sealed class TrailerRelayTests
 {
     /// <summary>Raw mode's pooled strategy over each transport, with and without <c>te: trailers</c> in the request.</summary>
     public static TheoryData<string, bool> PooledModesWithTe
-        => LlrpModes.Cross(Http2Servers.OnEvery([LlrpModes.RawPooled, .. LlrpModes.RawOverEpoll.Where(mode => mode == LlrpModes.RawPooledEpoll)]), false, true);
+        => LlrpModes.Cross(Http2Servers.OnEvery([LlrpModes.RawPooled, .. LlrpModes.RawOverSockets.Where(mode => mode == LlrpModes.RawPooledSockets)]), false, true);
 
     private const string ChunkedWithTrailers =
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: x-checksum\r\n\r\n2\r\nok\r\n0\r\nx-checksum: 42\r\nContent-Type: text/trailer\r\nSet-Cookie: a=b\r\n\r\n";

@@ -2,14 +2,20 @@ namespace LLRP.FunctionalTests.Infrastructure;
 
 /// <summary>
 /// The proxy configurations the functional tests run over, by name, as theory data: raw mode with each upstream
-/// strategy (over the default transport, and over <c>transport=epoll</c>), the two HttpClient modes and the YARP mode (one
-/// invoker per client connection, or shared invokers used round-robin).
+/// strategy (over the default transport, and on Linux, where the default is epoll, over <c>transport=sockets</c> too), the
+/// two HttpClient modes and the YARP mode (one invoker per client connection, or shared invokers used round-robin).
 /// </summary>
 public static class LlrpModes
 {
     public const string RawPerClient = "raw/perClient";
     public const string RawPooled = "raw/pooled";
+    public const string RawPerClientSockets = "raw/perClient/sockets";
+    public const string RawPooledSockets = "raw/pooled/sockets";
+
+    /// <summary>Raw mode over <c>transport=epoll</c> named, for what the epoll transport itself promises (the default's lists run over it on Linux).</summary>
     public const string RawPerClientEpoll = "raw/perClient/epoll";
+
+    /// <inheritdoc cref="RawPerClientEpoll"/>
     public const string RawPooledEpoll = "raw/pooled/epoll";
     public const string HttpClient = "httpclient";
     public const string HttpClientSharedRoundRobin = "httpclient/shared-rr4";
@@ -18,29 +24,29 @@ public static class LlrpModes
     public const string YarpSharedRoundRobin = "yarp/shared-rr4";
     public const string RawPerClientOwnHttp2 = "raw/perClient/h2llrp";
     public const string RawPooledOwnHttp2 = "raw/pooled/h2llrp";
-    public const string RawPooledEpollOwnHttp2 = "raw/pooled/epoll/h2llrp";
+    public const string RawPooledSocketsOwnHttp2 = "raw/pooled/sockets/h2llrp";
 
     /// <summary>
-    /// Raw mode's strategies over <c>transport=epoll</c>, in the lists below on Linux (the transport's only platform): the
-    /// functional suite's raw-mode tests run over both transports (<c>dotnet test tests/LLRP.FunctionalTests --filter
-    /// "DisplayName~/epoll"</c> runs the epoll ones alone).
+    /// Raw mode's strategies over <c>transport=sockets</c>, in the lists below on Linux, where the default is epoll (the
+    /// default elsewhere is sockets): the functional suite's raw-mode tests run over both transports (<c>dotnet test
+    /// tests/LLRP.FunctionalTests --filter "DisplayName~/sockets"</c> runs the sockets ones alone).
     /// </summary>
-    public static readonly string[] RawOverEpoll = OperatingSystem.IsLinux() ? [RawPerClientEpoll, RawPooledEpoll] : [];
+    public static readonly string[] RawOverSockets = OperatingSystem.IsLinux() ? [RawPerClientSockets, RawPooledSockets] : [];
 
     /// <summary>One configuration of each mode, and of each raw strategy.</summary>
-    public static readonly string[] Every = [RawPerClient, RawPooled, .. RawOverEpoll, HttpClient, HttpClientWithContext, Yarp];
+    public static readonly string[] Every = [RawPerClient, RawPooled, .. RawOverSockets, HttpClient, HttpClientWithContext, Yarp];
 
     /// <summary><see cref="Every"/> and the modes with shared invokers (HttpClient, YARP), for tests of many requests and connections.</summary>
     public static readonly string[] EveryWithSharedClients = [.. Every, HttpClientSharedRoundRobin, YarpSharedRoundRobin];
 
     /// <summary>The raw mode's configurations, for what only raw mode does (each use names why).</summary>
-    public static readonly string[] RawOnly = [RawPerClient, RawPooled, .. RawOverEpoll];
+    public static readonly string[] RawOnly = [RawPerClient, RawPooled, .. RawOverSockets];
 
     /// <summary>
     /// Raw mode with its own HTTP/2 client (<c>http2.client=llrp</c>), for the tests of clusters that ask HTTP/2 (the
     /// setting changes nothing else): <see cref="Every"/> and these cover both clients.
     /// </summary>
-    public static readonly string[] OwnHttp2Client = [RawPerClientOwnHttp2, RawPooledOwnHttp2, .. OperatingSystem.IsLinux() ? [RawPooledEpollOwnHttp2] : Array.Empty<string>()];
+    public static readonly string[] OwnHttp2Client = [RawPerClientOwnHttp2, RawPooledOwnHttp2, .. OperatingSystem.IsLinux() ? [RawPooledSocketsOwnHttp2] : Array.Empty<string>()];
 
     /// <summary>
     /// The HTTP/2 client of the raw configurations but <see cref="OwnHttp2Client"/>'s, named though raw mode's default is
@@ -67,6 +73,8 @@ public static class LlrpModes
     {
         RawPerClient => ["mode=raw", "upstreamConnections=perClient", OverHttpClient],
         RawPooled => ["mode=raw", "upstreamConnections=pooled", OverHttpClient],
+        RawPerClientSockets => ["mode=raw", "upstreamConnections=perClient", "transport=sockets", OverHttpClient],
+        RawPooledSockets => ["mode=raw", "upstreamConnections=pooled", "transport=sockets", OverHttpClient],
         RawPerClientEpoll => ["mode=raw", "upstreamConnections=perClient", "transport=epoll", OverHttpClient],
         RawPooledEpoll => ["mode=raw", "upstreamConnections=pooled", "transport=epoll", OverHttpClient],
         HttpClient => ["mode=httpclient"],
@@ -76,11 +84,11 @@ public static class LlrpModes
         YarpSharedRoundRobin => ["mode=yarp", "shareClients=true", "shareClients.roundRobin=true", "shareClients.count=4"],
         RawPerClientOwnHttp2 => ["mode=raw", "upstreamConnections=perClient", "http2.client=llrp"],
         RawPooledOwnHttp2 => ["mode=raw", "upstreamConnections=pooled", "http2.client=llrp"],
-        RawPooledEpollOwnHttp2 => ["mode=raw", "upstreamConnections=pooled", "transport=epoll", "http2.client=llrp"],
+        RawPooledSocketsOwnHttp2 => ["mode=raw", "upstreamConnections=pooled", "transport=sockets", "http2.client=llrp"],
         _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, "Not a configuration of LlrpModes."),
     };
 
-    public static bool IsRaw(string mode) => mode.Split(Http2.Http2Servers.Separator)[0] is var name && (RawOnly.Contains(name) || OwnHttp2Client.Contains(name));
+    public static bool IsRaw(string mode) => mode.Split(Http2.Http2Servers.Separator)[0] is var name && (RawOnly.Contains(name) || OwnHttp2Client.Contains(name) || name is RawPerClientEpoll or RawPooledEpoll);
 
     /// <summary>
     /// Most times one request reaches one destination that closes without answering: once in raw mode; in the modes over

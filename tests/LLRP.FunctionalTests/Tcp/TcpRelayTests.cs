@@ -13,14 +13,15 @@ public sealed class TcpRelayTests
     private const int TransferSize = 64 * 1024 * 1024;
 
     /// <param name="settings">
-    /// <c>tcp.splice</c>: on Linux, the spliced relay, else the copy loop; with <c>transport=epoll</c> (the HTTP listeners on
-    /// LLRP's own transport) the route's connections are still the relay's own sockets.
+    /// <c>tcp.splice</c>: on Linux, the spliced relay, else the copy loop; over the default transport (on Linux epoll: the
+    /// HTTP listeners on LLRP's own transport, the route's connections still the relay's own sockets) and over
+    /// <c>transport=sockets</c>.
     /// </param>
     [Theory]
     [InlineData("tcp.splice=true")]
     [InlineData("tcp.splice=false")]
-    [InlineData("tcp.splice=true transport=epoll")]
-    [InlineData("tcp.splice=false transport=epoll")]
+    [InlineData("tcp.splice=true transport=sockets")]
+    [InlineData("tcp.splice=false transport=sockets")]
     public async Task Transfer_64MiBEachWay_SameBytes_ThenClientFinEndsBoth(string settings)
     {
         await using var origin = TcpOrigin.Echo();
