@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using LLRP.ClientSide;
 
 namespace LLRP.Upstream.HttpClient;
 
@@ -17,7 +18,7 @@ internal readonly struct StreamResponseBodySink(PipeWriter output, Action<long> 
         {
             return !(await output.FlushAsync(clientAborted)).IsCanceled;
         }
-        catch (Exception e) when (e is OperationCanceledException or IOException or ObjectDisposedException)
+        catch (Exception e) when (e is OperationCanceledException || ClientResponseWriter.IsConnectionFailure(e))
         {
             return false;
         }
