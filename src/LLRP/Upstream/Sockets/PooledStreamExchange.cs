@@ -74,10 +74,10 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// <see cref="_response"/>. A request without a body that may be repeated (RFC 9110 §9.2.2), sent on a pooled
     /// connection that had answered before and closed without a byte of answer (the destination let it go meanwhile,
     /// RFC 9112 §9.3.1), is written once more on a new connection, as raw mode's HTTP/1.1 forwarder does.
-    /// A request without a body on a connection at hand (a pooled one, as most are) waits for its head through the
-    /// exchange itself, the read's continuation (<see cref="OnHeadRead"/>) completing the stream's wait: no async method
-    /// between, so the destination's answer resumes one state machine fewer (its box, the copy of its state and its
-    /// resumption). Others, and the repeat, go through <see cref="SendSlowAsync"/>.
+    /// A request on a connection at hand (a pooled one, as most are) waits for its head through the exchange itself, the
+    /// read's continuation (<see cref="OnHeadRead"/>) completing the stream's wait: no async method between, so the
+    /// destination's answer resumes one state machine fewer (its box, the copy of its state and its resumption). A
+    /// connection still to be made, and the repeat, go through <see cref="SendSlowAsync"/>.
     /// </summary>
     /// <param name="bodyTrailers">The request's trailers, read once its body ended: they end a chunked body (RFC 9112 §7.1.2).</param>
     /// <param name="client">The stream's client address, which a PROXY protocol header carries; null for a destination sending none.</param>
@@ -89,7 +89,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     {
         upstream.SpeakFor(client, local);
         var ensured = upstream.EnsureAsync(destination);
-        if (body is not null || !ensured.IsCompletedSuccessfully)
+        if (!ensured.IsCompletedSuccessfully)
         {
             return SendSlowAsync(ensured, destination, head, rewriter, body, bodyTrailers, timeout, resent: false);
         }
@@ -99,18 +99,18 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             return ValueTask.FromResult(error);
         }
 
-        Send(head, rewriter, body: null, bodyTrailers: null);
+        Send(head, rewriter, body, bodyTrailers);
         (_destination, _head, _rewriter, _timeout) = (destination, head, rewriter, timeout);
         _headWait.Reset();
         if (ReadHead(out var answered))
         {
-            return Repeats(answered, resent: false, body: null, head) ? RepeatAsync() : ValueTask.FromResult(answered);
+            return Repeats(answered, resent: false, body, head) ? RepeatAsync() : ValueTask.FromResult(answered);
         }
 
         return new ValueTask<ForwarderError>(this, _headWait.Version);
     }
 
-    /// <summary><see cref="SendAsync"/> as an async method: the connection still to be made or a body to stream, or the request written again.</summary>
+    /// <summary><see cref="SendAsync"/> as an async method: the connection still to be made, or the request written again.</summary>
     /// <param name="ensured">The connection's making, started.</param>
     /// <param name="resent">The request was written once already: it is not repeated again.</param>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
@@ -220,7 +220,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             return;
         }
 
-        if (!Repeats(answered, resent: false, body: null, _head!))
+        if (!Repeats(answered, resent: false, _body, _head!))
         {
             _headWait.SetResult(answered);
             return;
@@ -256,7 +256,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         _headWait.SetResult(answered);
     }
 
-    /// <summary>The request of the fast path once more, on a new connection.</summary>
+    /// <summary>The request of the fast path (one without a body, <see cref="Repeats"/>) once more, on a new connection.</summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwarderError> RepeatAsync()
     {
