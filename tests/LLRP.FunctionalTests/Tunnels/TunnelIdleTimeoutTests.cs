@@ -82,6 +82,53 @@ public sealed class TunnelIdleTimeoutTests
         await metrics.WaitForSumAsync("llrp.client.active_connections", 0);
     }
 
+    /// <summary>
+    /// A destination that neither reads nor sends: the client's bytes fill every buffer on the way, the relay waits on a
+    /// write to the destination and nothing moves. The idle timeout ends the tunnel all the same, on both sides: the proxy
+    /// is done with it before the destination reads again (in yarp mode, a relay that no read on the client's side
+    /// wakes), and the destination then finds its connection ended.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
+    public async Task DestinationNeverReads_IdleTimeoutEndsBothSides(string mode)
+    {
+        var proxyDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var origin = ScriptedOrigin.Start(async connection =>
+        {
+            await connection.ReadRequestAsync();
+            await connection.SendAsync(UpgradeTests.SwitchingProtocols);
+            await proxyDone.Task;
+            await UpgradeTests.ReadToEndIgnoringResetAsync(connection);
+        });
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "timeouts.tunnelIdleMs=200");
+        using var metrics = new ProxyMeterRecorder(proxy);
+        await using var client = await proxy.ConnectAsync();
+        await client.SendAsync(UpgradeTests.WebSocketRequest);
+        Assert.Equal(101, (await client.ReadResponseAsync()).StatusCode);
+
+        // More than the socket buffers and pipes between the client and the destination hold; the send ends as the proxy closes.
+        var flood = SendIgnoringCloseAsync(client, new byte[64 * 1024 * 1024]);
+        await client.AssertClosedByPeerAsync();
+        await metrics.WaitForSumAsync("llrp.tunnels.active", 0);
+        await metrics.WaitForSumAsync("llrp.client.active_connections", 0);
+        proxyDone.SetResult();
+        await flood;
+
+        await origin.ConnectionsEndedAsync();
+    }
+
+    private static async Task SendIgnoringCloseAsync(RawHttpClient client, byte[] bytes)
+    {
+        try
+        {
+            await client.SendAsync(bytes);
+        }
+        catch (Exception e) when (e is IOException or TimeoutException)
+        {
+            // The proxy closed the connection, or stopped reading it before it closed.
+        }
+    }
+
     /// <summary>Sends every line the proxy relays back to it, until the proxy ends the connection (a reset is an end too).</summary>
     private static async Task EchoLinesAsync(OriginConnection connection)
     {
