@@ -259,6 +259,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         if ((events & (LinuxCalls.EpollRdHup | Failure)) != 0)
         {
             reading.SourceClosing = true;
+            reading.SourceFinished |= (events & (LinuxCalls.EpollRdHup | LinuxCalls.EpollErr)) == LinuxCalls.EpollRdHup;
         }
 
         if (!IsOver && (events & (LinuxCalls.EpollIn | LinuxCalls.EpollRdHup | Failure)) != 0)

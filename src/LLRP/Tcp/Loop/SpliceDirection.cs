@@ -99,6 +99,13 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// </summary>
     public bool SourceClosing { get; set; }
 
+    /// <summary>
+    /// Set when epoll reported the source's FIN with no error: a short receive then took every byte before it (the FIN is
+    /// taken in order, after them), and those bytes are sent corked (<c>MSG_MORE</c>), so that the FIN the next receive
+    /// finds leaves with them in one segment when it is passed on (its shutdown or close pushes the corked bytes).
+    /// </summary>
+    public bool SourceFinished { get; set; }
+
     /// <summary>The source's end of stream was passed on.</summary>
     public bool Ended { get; private set; }
 
@@ -211,7 +218,10 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
             return false;
         }
 
-        var sent = LinuxCalls.Send(DestinationFd, start, (nuint)read, LinuxCalls.MsgNosignal);
+        // Corked, the next receive (after a FIN nothing else can come) finds the end, more bytes, or a reset, whose send,
+        // shutdown, close or reset ends the cork before the loop sleeps again.
+        var flags = SourceFinished && read < CopySize ? LinuxCalls.MsgNosignal | LinuxCalls.MsgMore : LinuxCalls.MsgNosignal;
+        var sent = LinuxCalls.Send(DestinationFd, start, (nuint)read, flags);
         if (sent < 0)
         {
             var error = Marshal.GetLastPInvokeError();
