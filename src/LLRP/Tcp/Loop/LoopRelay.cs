@@ -41,6 +41,8 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     private readonly Action _routingEnded;
     private long _start;
     private TcpRoute _route = null!;
+
+    /// <summary>The client's address; null when the route does not use it (<see cref="TcpRouteConnections.UsesClientAddress"/>).</summary>
     private IPEndPoint? _client;
     private IPEndPoint? _local;
     private ProxyHeader _received;
@@ -126,8 +128,8 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     /// <summary>Takes a connection through its route's steps; on the loop's thread, just accepted, the relay new or given back (every field as new).</summary>
     /// <param name="connections">The route's connections.</param>
     /// <param name="client">The accepted socket's descriptor, non-blocking; the relay closes it.</param>
-    /// <param name="address">The client's address.</param>
-    public void Begin(TcpRouteConnections connections, int client, IPEndPoint? address)
+    /// <param name="address">The client's address as <c>accept4</c> wrote it: read only when the route uses it (<see cref="TcpRouteConnections.UsesClientAddress"/>).</param>
+    public unsafe void Begin(TcpRouteConnections connections, int client, byte* address)
     {
         _start = Stopwatch.GetTimestamp();
         _returned = false;
@@ -148,8 +150,8 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         _toClient.Clear();
         Connections = connections;
         ClientFd = client;
-        _client = address;
         _route = Connections.Route();
+        _client = Connections.UsesClientAddress(_route) ? SocketAddresses.Read(address) : null;
         if (!Connections.TryEnter(_route, _client, _start))
         {
             LinuxCalls.Close(ClientFd);
