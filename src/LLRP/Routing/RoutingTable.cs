@@ -66,13 +66,15 @@ internal sealed class RoutingTable
     }
 
     /// <summary>The TCP route named <paramref name="id"/>, or null when the table has none of that name.</summary>
+    /// <remarks>By index: a <c>foreach</c> over the interface boxed the list's enumerator for every TCP connection.</remarks>
     public TcpRoute? FindTcpRoute(string id)
     {
-        foreach (var route in TcpRoutes)
+        var routes = TcpRoutes;
+        for (var i = 0; i < routes.Count; i++)
         {
-            if (route.Id == id)
+            if (routes[i].Id == id)
             {
-                return route;
+                return routes[i];
             }
         }
 

@@ -9,7 +9,8 @@ namespace LLRP.Tasks;
 /// </summary>
 internal sealed class OnDemandHeartbeat(Action<object?> beat, object? state, TimeSpan interval) : IDisposable
 {
-    private static readonly TimeSpan Second = TimeSpan.FromSeconds(1);
+    /// <summary>The interval of a heartbeat made without one: a second.</summary>
+    public static readonly TimeSpan DefaultInterval = TimeSpan.FromSeconds(1);
 
     /// <summary>Guards the start against the disposal.</summary>
     private readonly Lock _gate = new();
@@ -17,7 +18,7 @@ internal sealed class OnDemandHeartbeat(Action<object?> beat, object? state, Tim
     private bool _disposed;
 
     public OnDemandHeartbeat(Action<object?> beat, object? state)
-        : this(beat, state, Second)
+        : this(beat, state, DefaultInterval)
     {
     }
 

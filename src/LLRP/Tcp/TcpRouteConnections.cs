@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using LLRP.ClientSide;
+using LLRP.Configuration.Routes;
 using LLRP.Routing;
 using LLRP.Diagnostics.AccessLogging;
 using LLRP.ProxyProtocol;
@@ -29,6 +30,13 @@ internal sealed class TcpRouteConnections(string routeId, TcpServices services)
     public TcpRoute Route()
         => services.Router.Current.FindTcpRoute(routeId)
             ?? throw new InvalidOperationException($"TCP route {routeId} is not in the routing table: a reload may not remove a TCP route whose address is bound.");
+
+    /// <summary>
+    /// Whether a connection of <paramref name="route"/> has its client's address used: by the access log, by a PROXY
+    /// protocol header received (only from trusted networks) or sent. Else a relay need not make it.
+    /// </summary>
+    public bool UsesClientAddress(TcpRoute route)
+        => services.AccessLog is not null || route.Options.AcceptProxyProtocol || route.Cluster.Options.ProxyProtocol != ProxyProtocolVersion.None;
 
     /// <summary>Counts a new connection in, unless the route has <c>MaxConnections</c> open: then it is refused, counted and logged.</summary>
     /// <returns>Whether it is taken; one taken is counted out by <see cref="Exit"/>.</returns>

@@ -3,7 +3,7 @@ using System.IO.Pipelines;
 namespace LLRP.Upstream;
 
 /// <summary>The destination's end of a tunnel, after it answered an upgrade with <c>101 Switching Protocols</c>.</summary>
-internal interface IUpstreamTunnel : IAsyncDisposable
+internal interface IUpstreamTunnel : IUpstreamTunnelEnd, IAsyncDisposable
 {
     /// <summary>What the destination sends (bytes it sent after the <c>101</c> head first), and where to write to it.</summary>
     IDuplexPipe Transport { get; }
@@ -13,7 +13,4 @@ internal interface IUpstreamTunnel : IAsyncDisposable
     /// answer still arrives; otherwise it ends the whole connection.
     /// </summary>
     bool HalfCloses { get; }
-
-    /// <summary>Tears the connection down at once.</summary>
-    void Abort();
 }

@@ -6,12 +6,15 @@ namespace LLRP.Upstream;
 /// <summary>
 /// A client connection's tunnel, as its heartbeat and its stop see it: whether there is one, when bytes last crossed it
 /// (touched by whatever relays them), and its destination end, so that an idle timeout or a stop ends both sides even
-/// after the client half-closed. Opening and closing it counts the tunnel in the metrics. One per client connection.
+/// after the client half-closed, in every mode (YARP's relay too). Opening and closing it counts the tunnel in the
+/// metrics. One per client connection.
 /// </summary>
 internal sealed class TunnelActivity(ProxyMetrics metrics)
 {
+    /// <summary>Orders <see cref="Close"/> and <see cref="AbortUpstream"/>: no abort starts once the tunnel closed, whose ends are then disposed.</summary>
+    private readonly Lock _gate = new();
     private long _lastActivity;
-    private IUpstreamTunnel? _upstream;
+    private IUpstreamTunnelEnd? _upstream;
 
     /// <summary>The connection is a tunnel.</summary>
     public bool IsOpen => Volatile.Read(ref _lastActivity) != 0;
@@ -21,16 +24,20 @@ internal sealed class TunnelActivity(ProxyMetrics metrics)
     /// stopping flag is read, as a stop sets the flag before it looks for a tunnel to close, so one of the two sees the
     /// other. False (and nothing open) when stopping.
     /// </summary>
-    /// <param name="upstream">The destination's end, when the proxy relays it; none when a forwarder relays it itself (YARP).</param>
-    public bool TryOpen(IUpstreamTunnel? upstream, ClientResponseWriter client)
+    /// <param name="upstream">The destination's end, which <see cref="AbortUpstream"/> tears down.</param>
+    public bool TryOpen(IUpstreamTunnelEnd upstream, ClientResponseWriter client)
     {
         Volatile.Write(ref _upstream, upstream);
         Touch();
         Interlocked.MemoryBarrier();
         if (client.Stopping)
         {
-            Volatile.Write(ref _lastActivity, 0);
-            Volatile.Write(ref _upstream, null);
+            lock (_gate)
+            {
+                Volatile.Write(ref _lastActivity, 0);
+                _upstream = null;
+            }
+
             return false;
         }
 
@@ -57,8 +64,12 @@ internal sealed class TunnelActivity(ProxyMetrics metrics)
     /// <summary>The tunnel ended.</summary>
     public void Close()
     {
-        Volatile.Write(ref _lastActivity, 0);
-        Volatile.Write(ref _upstream, null);
+        lock (_gate)
+        {
+            Volatile.Write(ref _lastActivity, 0);
+            _upstream = null;
+        }
+
         metrics.TunnelClosed();
     }
 
@@ -69,6 +80,12 @@ internal sealed class TunnelActivity(ProxyMetrics metrics)
         return last != 0 && now - last >= idleMs;
     }
 
-    /// <summary>Aborts the destination's end, if the proxy relays it; the client's end is the caller's to abort.</summary>
-    public void AbortUpstream() => Volatile.Read(ref _upstream)?.Abort();
+    /// <summary>Aborts the destination's end of an open tunnel; the client's end is the caller's to abort.</summary>
+    public void AbortUpstream()
+    {
+        lock (_gate)
+        {
+            _upstream?.Abort();
+        }
+    }
 }

@@ -92,12 +92,13 @@ public sealed class OwnServerHardeningTests
     }
 
     // The keep-alive timeout of HTTP/1.1 (timeouts.keepAliveMs) holds for a connection with no stream open: it ends with a
-    // graceful GOAWAY (RFC 9113 §6.8, NO_ERROR) naming the last stream answered.
+    // graceful GOAWAY (RFC 9113 §6.8, NO_ERROR) naming the last stream answered. The request must come before the
+    // timeout: 2 s leaves room for this process's thread-pool stalls (up to 1 s measured on a loaded machine).
     [Fact]
     public async Task IdlePastKeepAliveTimeout_GoAwayNoError()
     {
         await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
-        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, OwnServer, "timeouts.keepAliveMs=500");
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, OwnServer, "timeouts.keepAliveMs=2000");
         await using var wire = await Http2Wire.ConnectAsync(proxy.Port);
 
         await wire.SendHeadersAsync(1, endStream: true, Http2Wire.Request("GET", proxy.Authority, "/"));

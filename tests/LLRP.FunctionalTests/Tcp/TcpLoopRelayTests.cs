@@ -67,6 +67,73 @@ public sealed class TcpLoopRelayTests
     }
 
     /// <summary>
+    /// One exchange per connection, each side's bytes followed at once by its FIN, as a client of one request per
+    /// connection and its destination send them: the request and the client's FIN, then the reply and the destination's.
+    /// Bytes that arrive with their FIN are sent on corked and leave with the FIN passed on (the reply's with the close of
+    /// both, the client's end having come first); every byte still arrives before the end (RFC 9293 §3.6: a close
+    /// follows what was sent before it). Sizes from 1 byte to under the relay's 16 KiB receive, which reads them whole.
+    /// </summary>
+    [Fact]
+    public async Task OneExchangePerConnection_BytesThenFinEachWay_EveryByteThenEnd()
+    {
+        await using var origin = TcpOrigin.Manual();
+        await using var proxy = await TcpProxy.StartAsync("", "", [origin.Address]);
+        for (var i = 0; i < Exchanges; i++)
+        {
+            var request = new string((char)('a' + (i % 26)), 1 + (i * 300));
+            var reply = new string((char)('A' + (i % 26)), 16_000 - (i * 300));
+            using var client = await proxy.ConnectAsync();
+            using var upstream = await origin.AcceptAsync();
+
+            await TcpSockets.SendAsync(client, request);
+            client.Shutdown(SocketShutdown.Send);
+            Assert.Equal(request, await TcpSockets.ReceiveToEndAsync(upstream));
+            await TcpSockets.SendAsync(upstream, reply);
+            upstream.Shutdown(SocketShutdown.Send);
+            Assert.Equal(reply, await TcpSockets.ReceiveToEndAsync(client));
+        }
+    }
+
+    /// <summary>
+    /// A relay that has ended goes back to its loop and carries a later connection: after relays ended by a reset from
+    /// each side and by both FINs, each next connection still gets every byte each way, then its end, and a reset still
+    /// reaches only its own connection's other end.
+    /// </summary>
+    [Fact]
+    public async Task RelaysTakenAgain_AfterEachKindOfEnd_NextConnectionsRelayWhole()
+    {
+        await using var origin = TcpOrigin.Manual();
+        await using var proxy = await TcpProxy.StartAsync("", "", [origin.Address]);
+        for (var i = 0; i < Exchanges / 5; i++)
+        {
+            var reset = await proxy.ConnectAsync();
+            using (var upstream = await origin.AcceptAsync())
+            {
+                await TcpSockets.SendAsync(reset, "ping");
+                Assert.Equal("ping", await TcpSockets.ReceiveAsync(upstream, 4));
+                TcpSockets.Reset(reset);
+                await TcpSockets.AssertResetAsync(upstream);
+            }
+
+            using var client = await proxy.ConnectAsync();
+            var resetUpstream = await origin.AcceptAsync();
+            await TcpSockets.SendAsync(resetUpstream, "pong");
+            Assert.Equal("pong", await TcpSockets.ReceiveAsync(client, 4));
+            TcpSockets.Reset(resetUpstream);
+            await TcpSockets.AssertResetAsync(client);
+
+            using var next = await proxy.ConnectAsync();
+            using var nextUpstream = await origin.AcceptAsync();
+            await TcpSockets.SendAsync(next, $"request {i}");
+            next.Shutdown(SocketShutdown.Send);
+            Assert.Equal($"request {i}", await TcpSockets.ReceiveToEndAsync(nextUpstream));
+            await TcpSockets.SendAsync(nextUpstream, $"reply {i}");
+            nextUpstream.Shutdown(SocketShutdown.Send);
+            Assert.Equal($"reply {i}", await TcpSockets.ReceiveToEndAsync(next));
+        }
+    }
+
+    /// <summary>
     /// A destination whose accept queue is full drops the SYN (Linux, <c>tcp_conn_request</c>), so its connect never
     /// completes: the route's <c>ConnectTimeout</c> ends it, and the client's connection is closed unrelayed (without the
     /// timeout it would stay open past the test's deadline).

@@ -10,11 +10,11 @@ namespace LLRP.FunctionalTests.Tunnels;
 /// </summary>
 public sealed class UpgradeTests
 {
-    private const string WebSocketRequest =
+    internal const string WebSocketRequest =
         "GET /chat HTTP/1.1\r\nHost: client.test\r\nConnection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n"
         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
 
-    private const string SwitchingProtocols =
+    internal const string SwitchingProtocols =
         "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
         + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n";
 
@@ -192,7 +192,7 @@ public sealed class UpgradeTests
         release.SetResult();
     }
 
-    /// <summary>An upgrade request waits for its response head no longer than any other (yarp mode too, whose activity timeout is the tunnel's idle timeout).</summary>
+    /// <summary>An upgrade request waits for its response head no longer than any other (yarp mode too, whose activity timeout for it outlasts the tunnel idle timeout).</summary>
     [Theory]
     [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
     public async Task UpgradeNotAnswered_504AfterResponseHeadersTimeout(string mode)
@@ -345,7 +345,8 @@ public sealed class UpgradeTests
         }
     }
 
-    private static async Task ReadToEndIgnoringResetAsync(OriginConnection connection)
+    /// <summary>Reads what the proxy sends the origin up to its end, a close or a reset.</summary>
+    internal static async Task ReadToEndIgnoringResetAsync(OriginConnection connection)
     {
         try
         {

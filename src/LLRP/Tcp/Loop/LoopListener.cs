@@ -62,7 +62,7 @@ internal sealed unsafe class LoopListener(RelayLoop home, TcpRouteConnections co
             }
 
             // TCP_NODELAY comes from the listening socket: Linux copies it to the sockets it accepts.
-            new LoopRelay(home, connections, fd, SocketAddresses.Read(address)).Begin();
+            home.Rent().Begin(connections, fd, address);
         }
     }
 

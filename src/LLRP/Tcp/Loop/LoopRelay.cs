@@ -28,14 +28,21 @@ namespace LLRP.Tcp.Loop;
 /// 4. its end counted and logged. The loop's stop, and the end of a graceful stop, end it as aborted at any step.
 /// The timeouts are the loop's tick (<see cref="RelayLoop"/>). Everything runs on the loop's thread, but the connect's
 /// start when a destination's queue or the resolver completed elsewhere (posted to the loop).
+/// A relay that has ended, once nothing posted or pending refers to it any more (its routing has ended, no direction has a
+/// resumption posted), goes back to its loop (<see cref="RelayLoop.Rent"/>), which takes it again, directions and callbacks
+/// with it, for a later connection: a connection allocates nothing of its own.
 /// </summary>
 internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, ForwarderError Error)>
 {
     private readonly RelayLoop _home;
     private readonly SpliceDirection _toUpstream;
     private readonly SpliceDirection _toClient;
-    private readonly long _start = Stopwatch.GetTimestamp();
+    private readonly Func<Destination, ValueTask<(LoopRelay? Connection, ForwarderError Error)>> _connect;
+    private readonly Action _routingEnded;
+    private long _start;
     private TcpRoute _route = null!;
+
+    /// <summary>The client's address; null when the route does not use it (<see cref="TcpRouteConnections.UsesClientAddress"/>).</summary>
     private IPEndPoint? _client;
     private IPEndPoint? _local;
     private ProxyHeader _received;
@@ -53,22 +60,25 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     private long _fromClient;
     private long _toClientBytes;
 
+    /// <summary>The routing was begun and <see cref="Routed"/> has not run yet: it may still call back into this relay.</summary>
+    private bool _routingPending;
+
+    /// <summary>Given back to its loop: set until the loop takes it again.</summary>
+    private bool _returned;
+
     /// <summary>What epoll reported for each socket before the relay began: replayed when it begins, as if reported then.</summary>
     private uint _clientEvents;
 
     /// <inheritdoc cref="_clientEvents"/>
     private uint _upstreamEvents;
 
-    /// <param name="client">The accepted socket's descriptor, non-blocking; the relay closes it.</param>
-    /// <param name="address">The client's address.</param>
-    public LoopRelay(RelayLoop home, TcpRouteConnections connections, int client, IPEndPoint? address)
+    public LoopRelay(RelayLoop home)
     {
         _home = home;
-        Connections = connections;
-        ClientFd = client;
-        _client = address;
-        _toUpstream = new SpliceDirection(this, fromClient: true, connections.Services.Pipes);
-        _toClient = new SpliceDirection(this, fromClient: false, connections.Services.Pipes);
+        _toUpstream = new SpliceDirection(this, fromClient: true);
+        _toClient = new SpliceDirection(this, fromClient: false);
+        _connect = ConnectAsync;
+        _routingEnded = RoutingEnded;
     }
 
     private enum RelayStep
@@ -80,11 +90,11 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         Over,
     }
 
-    public TcpRouteConnections Connections { get; }
+    public TcpRouteConnections Connections { get; private set; } = null!;
 
     public EventLoop Loop => _home.Loop;
 
-    public int ClientFd { get; }
+    public int ClientFd { get; private set; } = -1;
 
     /// <summary>The upstream connection's descriptor; -1 until a connect begins.</summary>
     public int UpstreamFd { get; private set; } = -1;
@@ -115,14 +125,38 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         _ => long.MaxValue,
     };
 
-    /// <summary>Takes the connection through its route's steps; on the loop's thread, just accepted.</summary>
-    public void Begin()
+    /// <summary>Takes a connection through its route's steps; on the loop's thread, just accepted, the relay new or given back (every field as new).</summary>
+    /// <param name="connections">The route's connections.</param>
+    /// <param name="client">The accepted socket's descriptor, non-blocking; the relay closes it.</param>
+    /// <param name="address">The client's address as <c>accept4</c> wrote it: read only when the route uses it (<see cref="TcpRouteConnections.UsesClientAddress"/>).</param>
+    public unsafe void Begin(TcpRouteConnections connections, int client, byte* address)
     {
+        _start = Stopwatch.GetTimestamp();
+        _returned = false;
+        _step = RelayStep.ProxyHeader;
+        _local = null;
+        _received = default;
+        _destination = null;
+        _connecting = null;
+        _header = [];
+        _clientSlot = -1;
+        _upstreamSlot = -1;
+        _end = default;
+        _fromClient = 0;
+        _toClientBytes = 0;
+        (_clientEvents, _upstreamEvents) = (0, 0);
+        UpstreamFd = -1;
+        _toUpstream.Clear();
+        _toClient.Clear();
+        Connections = connections;
+        ClientFd = client;
         _route = Connections.Route();
+        _client = Connections.UsesClientAddress(_route) ? SocketAddresses.Read(address) : null;
         if (!Connections.TryEnter(_route, _client, _start))
         {
             LinuxCalls.Close(ClientFd);
             _step = RelayStep.Over;
+            ReturnWhenUnused();
             return;
         }
 
@@ -240,6 +274,23 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     /// <summary>The loop stops, or the proxy's graceful stop has run out of time: the connection ends as aborted, at whatever step.</summary>
     public void Abort() => Stop(TcpRelayEnd.Aborted);
 
+    /// <summary>
+    /// Gives the relay back to its loop once it has ended and nothing refers to it any more: its routing has ended and no
+    /// direction has a resumption posted. Each of those, when it ends later, calls this again. The caller's frames may still
+    /// read the ended relay: the loop resets it only when it takes it again, from its listener's readiness, where no
+    /// relay's frame runs.
+    /// </summary>
+    public void ReturnWhenUnused()
+    {
+        if (!IsOver || _returned || _routingPending || _toUpstream.ResumePosted || _toClient.ResumePosted)
+        {
+            return;
+        }
+
+        _returned = true;
+        _home.Return(this);
+    }
+
     public (LoopRelay? Connection, ForwarderError Error) GetResult(short token) => _connected.GetResult(token);
 
     public ValueTaskSourceStatus GetStatus(short token) => _connected.GetStatus(token);
@@ -259,6 +310,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         if ((events & (LinuxCalls.EpollRdHup | Failure)) != 0)
         {
             reading.SourceClosing = true;
+            reading.SourceFinished |= (events & (LinuxCalls.EpollRdHup | LinuxCalls.EpollErr)) == LinuxCalls.EpollRdHup;
         }
 
         if (!IsOver && (events & (LinuxCalls.EpollIn | LinuxCalls.EpollRdHup | Failure)) != 0)
@@ -324,7 +376,8 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
             _header = ProxyHeaderWriter.HeaderOf(version, _client, _local ?? LocalAddress(), _received.Alpn, _received.Authority);
         }
 
-        _routing = RelayRouting.ConnectAsync(_route.Cluster, ConnectAsync, Connections.Services.Routing);
+        _routingPending = true;
+        _routing = RelayRouting.ConnectAsync(_route.Cluster, _connect, Connections.Services.Routing);
         if (_routing.IsCompleted)
         {
             RoutingEnded();
@@ -332,7 +385,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         else
         {
             // A continuation of the relay's own, where an async method would box its state for every connection.
-            _routing.GetAwaiter().UnsafeOnCompleted(RoutingEnded);
+            _routing.GetAwaiter().UnsafeOnCompleted(_routingEnded);
         }
     }
 
@@ -494,9 +547,11 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     /// <summary>The routing ended, on the loop: relayed, or closed with no upstream connection.</summary>
     private void Routed()
     {
+        _routingPending = false;
         if (IsOver)
         {
             // Aborted meanwhile: the routing saw its connect fail, and let the destination's slot go.
+            ReturnWhenUnused();
             return;
         }
 
@@ -560,6 +615,8 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
             // The routing waits for this connect: it ends now, and finds the relay over.
             _connected.SetResult((null, ForwarderError.ClientAborted));
         }
+
+        ReturnWhenUnused();
     }
 
     /// <summary>Closes the client's connection unrelayed (its end counted and logged by the caller).</summary>
@@ -568,6 +625,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         _step = RelayStep.Over;
         CloseClient();
         Connections.Exit();
+        ReturnWhenUnused();
     }
 
     private void CloseClient()

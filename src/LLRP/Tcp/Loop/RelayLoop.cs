@@ -13,6 +13,10 @@ internal sealed class RelayLoop : IDisposable
     /// <summary>How often the timeouts are looked at: a timeout fires up to this late.</summary>
     public const int TickMs = 100;
 
+    /// <summary>The most relays given back that the loop keeps for later connections (about 0.5 KiB each); more are left to the collector.</summary>
+    public const int MaxIdleRelays = 1024;
+
+    private readonly Stack<LoopRelay> _idle = new();
     private LoopRelay? _first;
     private int _count;
 
@@ -25,6 +29,18 @@ internal sealed class RelayLoop : IDisposable
 
     /// <summary>The connections living on this loop, from their acceptance to their end (read from any thread).</summary>
     public int Count => Volatile.Read(ref _count);
+
+    /// <summary>A relay for a connection just accepted: one given back, or a new one. From the listener's readiness only, where no relay's frame runs.</summary>
+    public LoopRelay Rent() => _idle.TryPop(out var relay) ? relay : new LoopRelay(this);
+
+    /// <summary>Keeps a relay that has ended and that nothing refers to any more (<see cref="LoopRelay.ReturnWhenUnused"/>).</summary>
+    public void Return(LoopRelay relay)
+    {
+        if (_idle.Count < MaxIdleRelays)
+        {
+            _idle.Push(relay);
+        }
+    }
 
     public void Add(LoopRelay relay)
     {

@@ -68,7 +68,6 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     private static byte* t_start;
 
     private readonly LoopRelay _relay;
-    private readonly SplicePipePool _pipes;
     private byte[]? _unsent;
     private int _unsentOffset;
     private SplicePipe? _pipe;
@@ -77,18 +76,19 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// <summary>The most a splice into <see cref="_pipe"/> moves, set when the pipe is taken.</summary>
     private int _spliceLength;
     private bool _bulk;
-    private bool _resumePosted;
     private bool _unsentBounded;
 
     /// <param name="fromClient">Whether the source is the client's socket.</param>
-    public SpliceDirection(LoopRelay relay, bool fromClient, SplicePipePool pipes)
+    public SpliceDirection(LoopRelay relay, bool fromClient)
     {
         _relay = relay;
         FromClient = fromClient;
-        _pipes = pipes;
     }
 
     public bool FromClient { get; }
+
+    /// <summary>A resumption of this direction is posted to the loop and has not run yet: the relay is not given back before it has.</summary>
+    public bool ResumePosted { get; private set; }
 
     /// <summary>Whether bytes wait for the destination's room: the source's readiness is left until they have gone.</summary>
     public bool WaitsForDestination { get; private set; }
@@ -99,10 +99,19 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// </summary>
     public bool SourceClosing { get; set; }
 
+    /// <summary>
+    /// Set when epoll reported the source's FIN with no error: a short receive then took every byte before it (the FIN is
+    /// taken in order, after them), and those bytes are sent corked (<c>MSG_MORE</c>), so that the FIN the next receive
+    /// finds leaves with them in one segment when it is passed on (its shutdown or close pushes the corked bytes).
+    /// </summary>
+    public bool SourceFinished { get; set; }
+
     /// <summary>The source's end of stream was passed on.</summary>
     public bool Ended { get; private set; }
 
     private int SourceFd => FromClient ? _relay.ClientFd : _relay.UpstreamFd;
+
+    private SplicePipePool Pipes => _relay.Connections.Services.Pipes;
 
     private int DestinationFd => FromClient ? _relay.UpstreamFd : _relay.ClientFd;
 
@@ -142,9 +151,9 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
 
         // One resumption at a time: a readiness pumping meanwhile leaves the rest to it, where a second would double every
         // turn's calls from then on (and retry a full destination with no room reported).
-        if (!_resumePosted)
+        if (!ResumePosted)
         {
-            _resumePosted = true;
+            ResumePosted = true;
             _relay.Loop.Post(static state => ((SpliceDirection)state!).Resume(), this);
         }
     }
@@ -179,7 +188,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
 
         if (_pending == 0)
         {
-            _pipes.Return(_pipe);
+            Pipes.Return(_pipe);
         }
         else
         {
@@ -189,11 +198,29 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         _pipe = null;
     }
 
+    /// <summary>As new, for the next connection of the relay given back (its pipe released when the relay ended).</summary>
+    public void Clear()
+    {
+        _unsent = null;
+        _unsentOffset = 0;
+        _pending = 0;
+        _bulk = false;
+        _unsentBounded = false;
+        WaitsForDestination = false;
+        SourceClosing = false;
+        SourceFinished = false;
+        Ended = false;
+    }
+
     /// <summary>The rest of a turn that ran out of moves; a destination found full meanwhile resumes it with its output readiness instead.</summary>
     private void Resume()
     {
-        _resumePosted = false;
-        if (!_relay.IsOver && !WaitsForDestination)
+        ResumePosted = false;
+        if (_relay.IsOver)
+        {
+            _relay.ReturnWhenUnused();
+        }
+        else if (!WaitsForDestination)
         {
             Pump();
         }
@@ -211,7 +238,10 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
             return false;
         }
 
-        var sent = LinuxCalls.Send(DestinationFd, start, (nuint)read, LinuxCalls.MsgNosignal);
+        // Corked, the next receive (after a FIN nothing else can come) finds the end, more bytes, or a reset, whose send,
+        // shutdown, close or reset ends the cork before the loop sleeps again.
+        var flags = SourceFinished && read < CopySize ? LinuxCalls.MsgNosignal | LinuxCalls.MsgMore : LinuxCalls.MsgNosignal;
+        var sent = LinuxCalls.Send(DestinationFd, start, (nuint)read, flags);
         if (sent < 0)
         {
             var error = Marshal.GetLastPInvokeError();
@@ -274,7 +304,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     {
         if (_pipe is null)
         {
-            _pipe = _pipes.Rent();
+            _pipe = Pipes.Rent();
             if (_pipe is null)
             {
                 // Out of descriptors: the rest is copied, one receive at a time.
@@ -294,7 +324,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         }
 
         var error = Marshal.GetLastPInvokeError();
-        _pipes.Return(_pipe);
+        Pipes.Return(_pipe);
         _pipe = null;
         _bulk = false;
         SourceStopped(read, error);

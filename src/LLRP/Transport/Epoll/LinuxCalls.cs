@@ -23,6 +23,7 @@ internal static unsafe partial class LinuxCalls
     public const int EfdNonblock = 0x800;
     public const int MsgNosignal = 0x4000;
     public const int MsgPeek = 2;
+    public const int MsgMore = 0x8000;
     public const int EIntr = 4;
     public const int EAgain = 11;
     public const int EConnReset = 104;

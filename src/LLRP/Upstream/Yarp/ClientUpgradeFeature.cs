@@ -7,12 +7,15 @@ namespace LLRP.Upstream.Yarp;
 /// The light context's upgrade, which YARP asks for when the destination answers <c>101</c>: the response head goes to
 /// the client, then the client's end of the tunnel is handed over as a stream. Only a request the session found to be an
 /// upgrade to a tunnelled protocol (<see cref="Http1.RequestHead.IsUpgrade"/>) is upgradable. An upgrade request is sent
-/// with <see cref="Ended"/>, for what YARP's one activity timeout (the tunnel's idle timeout, for such a request) does not
-/// do: it is cancelled when the response head is later than <c>timeouts.responseHeadersMs</c>, as in every mode, and when
-/// the client ends its stream in the tunnel, which YARP would not pass on (it would wait for the destination's end), so
-/// that the tunnel ends as in the other modes over HttpClient. One per client connection.
+/// with <see cref="Ended"/>, for what YARP's one activity timeout does not do: it is cancelled when the response head is
+/// later than <c>timeouts.responseHeadersMs</c>, as in every mode; when the client ends its stream in the tunnel, which
+/// YARP would not pass on (it would wait for the destination's end), so that the tunnel ends as in the other modes over
+/// HttpClient; and when the session's heartbeat finds the tunnel idle past <c>timeouts.tunnelIdleMs</c>, or the proxy
+/// stops (<see cref="Abort"/>, the destination's end of the tunnel as <see cref="TunnelActivity"/> sees it): YARP then
+/// ends both directions of its relay and disposes the destination's upgraded stream, which closes that connection. One
+/// per client connection.
 /// </summary>
-internal sealed class ClientUpgradeFeature(ForwarderContext context, LightResponse response, TimeSpan responseHeadersTimeout) : IHttpUpgradeFeature, IDisposable
+internal sealed class ClientUpgradeFeature(ForwarderContext context, LightResponse response, TimeSpan responseHeadersTimeout) : IHttpUpgradeFeature, IUpstreamTunnelEnd, IDisposable
 {
     private CancellationTokenSource? _ended;
 
@@ -65,13 +68,16 @@ internal sealed class ClientUpgradeFeature(ForwarderContext context, LightRespon
             throw new IOException("The client closed the connection.");
         }
 
-        if (!context.Tunnel.TryOpen(upstream: null, context.Response))
+        if (!context.Tunnel.TryOpen(upstream: this, context.Response))
         {
             throw new IOException("The proxy is stopping.");
         }
 
         return new ClientTunnelStream(context.ClientTransport, context.Tunnel, _ended!);
     }
+
+    /// <summary>Ends YARP's relay of the open tunnel; called by <see cref="TunnelActivity"/> only while the tunnel is open, before its stream is disposed.</summary>
+    public void Abort() => _ended?.Cancel();
 
     public void Dispose() => _ended?.Dispose();
 }

@@ -23,18 +23,23 @@ namespace LLRP.Upstream.Yarp;
 /// </summary>
 internal sealed class YarpForwarder : IRequestForwarder
 {
+    /// <summary>The longest timeout YARP's activity timer takes, in whole milliseconds of an <see cref="int"/>.</summary>
+    private static readonly TimeSpan MaxActivityTimeout = TimeSpan.FromMilliseconds(int.MaxValue);
+
     private InvokerSelector _invokers;
     private readonly IHttpForwarder _forwarder;
     private ForwarderRequestConfig _config;
-    private readonly ForwarderRequestConfig _upgradeConfig;
+    private ForwarderRequestConfig _upgradeConfig;
+    private readonly TimeSpan _tunnelIdleTimeout;
     private readonly ClientUpgradeFeature _upgrade;
     private readonly LightHttpContext _light;
     private readonly LlrpTransformer _transformer;
     private readonly TargetUriCache _uris = new();
     private string _destinationPrefix = "";
 
-    /// <param name="upgradeConfig">The configuration of an upgrade request: YARP's activity timeout is the tunnel's idle timeout.</param>
+    /// <param name="upgradeConfig">The configuration of an upgrade request, whose activity timeout is <see cref="UpgradeActivityTimeout"/>.</param>
     /// <param name="responseHeadersTimeout">The response headers timeout, which <paramref name="upgradeConfig"/> leaves to <see cref="ClientUpgradeFeature"/>.</param>
+    /// <param name="tunnelIdleTimeout">The tunnel idle timeout, which the session's heartbeat keeps.</param>
     public YarpForwarder(
         ForwarderContext context,
         InvokerSelector invokers,
@@ -42,12 +47,14 @@ internal sealed class YarpForwarder : IRequestForwarder
         ForwarderRequestConfig config,
         ForwarderRequestConfig upgradeConfig,
         TimeSpan responseHeadersTimeout,
+        TimeSpan tunnelIdleTimeout,
         int maxResponseHeadSize)
     {
         _invokers = invokers;
         _forwarder = forwarder;
         _config = config;
         _upgradeConfig = upgradeConfig;
+        _tunnelIdleTimeout = tunnelIdleTimeout;
         _light = new LightHttpContext(context, maxResponseHeadSize);
         _upgrade = new ClientUpgradeFeature(context, _light.Response, responseHeadersTimeout);
         _light.Features.Set<IHttpUpgradeFeature>(_upgrade);
@@ -56,6 +63,23 @@ internal sealed class YarpForwarder : IRequestForwarder
 
     public ForwarderTraits Traits => ForwarderTraits.HttpClient;
 
+    /// <summary>
+    /// YARP's activity timeout for an upgrade request, which runs from its send to the end of the tunnel YARP relays
+    /// after a <c>101</c>, reset by every read and write. It is never shorter than the response headers timeout, so that
+    /// the wait for the response head is bounded by that timeout alone (<see cref="ClientUpgradeFeature.Ended"/>), as in
+    /// every mode; and it outlasts the tunnel idle timeout by two heartbeats, so that YARP's timer is not the one that
+    /// ends an idle tunnel: the session's heartbeat ends it (<see cref="TunnelActivity"/>, the one idle rule of every
+    /// mode) within one heartbeat of the idle timeout, both sides through <see cref="ClientUpgradeFeature.Abort"/>. An
+    /// answer other than <c>101</c> keeps it as the activity timeout of its body. Capped where YARP's timer, in whole
+    /// milliseconds of an <see cref="int"/>, ends.
+    /// </summary>
+    public static TimeSpan UpgradeActivityTimeout(TimeSpan responseHeadersTimeout, TimeSpan tunnelIdleTimeout)
+    {
+        var outlastsIdleTimeout = tunnelIdleTimeout + 2 * OnDemandHeartbeat.DefaultInterval;
+        var timeout = responseHeadersTimeout > outlastsIdleTimeout ? responseHeadersTimeout : outlastsIdleTimeout;
+        return timeout < MaxActivityTimeout ? timeout : MaxActivityTimeout;
+    }
+
     public ValueTask<ForwarderError> BeginBatchAsync(DestinationEndpoint destination, ClusterOptions cluster)
     {
         if (_config.ActivityTimeout != cluster.ResponseHeadersTimeout || _config.Version != cluster.HttpVersion || _config.VersionPolicy != cluster.VersionPolicy)
@@ -63,6 +87,12 @@ internal sealed class YarpForwarder : IRequestForwarder
             // YARP's activity timeout is the response headers timeout of the batch's cluster, and the version its
             // cluster's; an upgrade request keeps HTTP/1.1 (its configuration's), where its Upgrade has a meaning.
             _config = _config with { ActivityTimeout = cluster.ResponseHeadersTimeout, Version = cluster.HttpVersion, VersionPolicy = cluster.VersionPolicy };
+        }
+
+        var upgradeActivityTimeout = UpgradeActivityTimeout(cluster.ResponseHeadersTimeout, _tunnelIdleTimeout);
+        if (_upgradeConfig.ActivityTimeout != upgradeActivityTimeout)
+        {
+            _upgradeConfig = _upgradeConfig with { ActivityTimeout = upgradeActivityTimeout };
         }
 
         _upgrade.ResponseHeadersTimeout = cluster.ResponseHeadersTimeout;

@@ -11,8 +11,8 @@ internal sealed class YarpForwarderFactory(ProxyOptions options, HttpClientInvok
     /// <summary>YARP's activity timeout (reset on every read or write) is the response headers timeout.</summary>
     private readonly ForwarderRequestConfig _config = Http11(options.ResponseHeadersTimeout);
 
-    /// <summary>An upgrade request's: YARP's activity timeout also runs while it relays the tunnel, so it is the tunnel's idle timeout.</summary>
-    private readonly ForwarderRequestConfig _upgradeConfig = Http11(options.TunnelIdleTimeout);
+    /// <summary>An upgrade request's: YARP's activity timeout also runs while it relays the tunnel (<see cref="YarpForwarder.UpgradeActivityTimeout"/>).</summary>
+    private readonly ForwarderRequestConfig _upgradeConfig = Http11(YarpForwarder.UpgradeActivityTimeout(options.ResponseHeadersTimeout, options.TunnelIdleTimeout));
 
     public IRequestForwarder Create(ForwarderContext context) => new YarpForwarder(
         context,
@@ -21,6 +21,7 @@ internal sealed class YarpForwarderFactory(ProxyOptions options, HttpClientInvok
         _config,
         _upgradeConfig,
         options.ResponseHeadersTimeout,
+        options.TunnelIdleTimeout,
         options.MaxResponseHeadersTotalSize);
 
     /// <summary>HTTP/1.1 exactly: an upgrade request's always, any other's until its batch's cluster asks another version.</summary>
