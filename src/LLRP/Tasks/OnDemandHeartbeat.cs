@@ -2,10 +2,10 @@ namespace LLRP.Tasks;
 
 /// <summary>
 /// A callback once a second (or every <c>interval</c>), started by the first <see cref="Start"/> (a first connection, a
-/// first idle one, a first block) rather than with its owner: a timer that fires on a proxy with nothing for it wakes the
-/// thread pool each time, whose workers spin on <c>sched_yield</c> before they sleep again (measured on one core: 200–500
-/// calls a second per one-second timer, idle or under load), on the core that relays. <see cref="Dispose"/> stops it, and
-/// no later <see cref="Start"/> starts it again.
+/// first idle one, a first block) rather than with its owner, and run on <see cref="HeartbeatThread"/>, not by a
+/// <see cref="Timer"/>: a timer's callback wakes the thread pool each time, whose workers spin on <c>sched_yield</c>
+/// before they sleep again (measured on one core: 200–500 calls a second per one-second timer, idle or under load), on
+/// the core that relays. <see cref="Dispose"/> stops it, and no later <see cref="Start"/> starts it again.
 /// </summary>
 internal sealed class OnDemandHeartbeat(Action<object?> beat, object? state, TimeSpan interval) : IDisposable
 {
@@ -14,7 +14,7 @@ internal sealed class OnDemandHeartbeat(Action<object?> beat, object? state, Tim
 
     /// <summary>Guards the start against the disposal.</summary>
     private readonly Lock _gate = new();
-    private volatile Timer? _timer;
+    private volatile bool _started;
     private bool _disposed;
 
     public OnDemandHeartbeat(Action<object?> beat, object? state)
@@ -25,16 +25,17 @@ internal sealed class OnDemandHeartbeat(Action<object?> beat, object? state, Tim
     /// <summary>Starts the heartbeat unless it runs already or was disposed (once it runs, this reads a field).</summary>
     public void Start()
     {
-        if (_timer is not null)
+        if (_started)
         {
             return;
         }
 
         lock (_gate)
         {
-            if (_timer is null && !_disposed)
+            if (!_started && !_disposed)
             {
-                _timer = new Timer(static heartbeat => ((OnDemandHeartbeat)heartbeat!).Beat(), this, interval, interval);
+                _started = true;
+                HeartbeatThread.Add(this);
             }
         }
     }
@@ -44,9 +45,16 @@ internal sealed class OnDemandHeartbeat(Action<object?> beat, object? state, Tim
         lock (_gate)
         {
             _disposed = true;
-            _timer?.Dispose();
+            if (_started)
+            {
+                HeartbeatThread.Remove(this);
+            }
         }
     }
 
-    private void Beat() => beat(state);
+    /// <summary>Milliseconds between two beats.</summary>
+    public long IntervalMs { get; } = (long)interval.TotalMilliseconds;
+
+    /// <summary>Runs the callback; on <see cref="HeartbeatThread"/>.</summary>
+    public void Beat() => beat(state);
 }

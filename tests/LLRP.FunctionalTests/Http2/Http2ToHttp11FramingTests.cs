@@ -14,6 +14,9 @@ public sealed class Http2ToHttp11FramingTests
     /// <summary>Raw mode's pooled strategy over each transport, on every HTTP/2 server.</summary>
     public static TheoryData<string> PooledModes => new(Http2Servers.OnEvery([LlrpModes.RawPooled, LlrpModes.RawPooledSockets]));
 
+    /// <summary><see cref="PooledModes"/>, the stale connection closed cleanly or reset.</summary>
+    public static TheoryData<string, bool> StaleModes => LlrpModes.Cross(Http2Servers.OnEvery([LlrpModes.RawPooled, LlrpModes.RawPooledSockets]), false, true);
+
     // RFC 9113 §8.1.1 and RFC 9112 §7.1: an HTTP/2 request body without content-length reaches an HTTP/1.1 origin
     // chunked, whole, and the origin's answer comes back.
     [Theory]
@@ -66,6 +69,43 @@ public sealed class Http2ToHttp11FramingTests
         Assert.Equal(HttpStatusCode.NoContent, empty.StatusCode);
         Assert.Equal("body", sized);
         Assert.Single(origin.Connections);
+    }
+
+    // RFC 9112 §9.3.1 and RFC 9110 §9.2.2: a pooled connection the destination closed (or reset) just as a stream's GET
+    // went out on it answers nothing; the GET goes once more on a new connection, and the client gets that answer.
+    [Theory]
+    [MemberData(nameof(StaleModes))]
+    public async Task StalePooledConnection_GetRepeatedOnceOnNewConnection(string mode, bool reset)
+    {
+        await using var origin = ScriptedOrigin.Start(async connection =>
+        {
+            var answered = 0;
+            while (await connection.ReadRequestAsync() is not null)
+            {
+                if (connection.Index == 0 && answered == 1)
+                {
+                    if (reset)
+                    {
+                        connection.Reset();
+                    }
+
+                    return;
+                }
+
+                await connection.SendAsync($"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nconn{connection.Index}");
+                answered++;
+            }
+        });
+        await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
+        using var client = Http2Clients.Create();
+
+        var first = await client.GetStringAsync($"{proxy.Url}/first");
+        var second = await client.GetStringAsync($"{proxy.Url}/second");
+
+        Assert.Equal("conn0", first);
+        Assert.Equal("conn1", second);
+        Assert.Equal(["/first", "/second"], origin.Connections[0].Requests.Select(request => request.Target));
+        Assert.Equal(["/second"], origin.Connections[1].Requests.Select(request => request.Target));
     }
 
     // RFC 9112 §9.6 and §6.3: a destination that closes after a response without framing (close-delimited) ends that

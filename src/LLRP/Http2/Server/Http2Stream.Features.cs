@@ -38,9 +38,29 @@ internal sealed partial class Http2Stream :
 
     IHeaderDictionary IHttpRequestFeature.Headers { get => _requestHeadersOverride ?? RequestHeaders(); set => _requestHeadersOverride = value; }
 
-    Stream IHttpRequestFeature.Body { get => _requestBodyOverride ?? _requestStream; set => _requestBodyOverride = value; }
+    Stream IHttpRequestFeature.Body
+    {
+        get
+        {
+            if (_requestBodyOverride is { } replaced)
+            {
+                return replaced;
+            }
 
-    PipeReader IRequestBodyPipeFeature.Reader => _bodyReader;
+            RequestBodyAsked();
+            return _requestStream;
+        }
+        set => _requestBodyOverride = value;
+    }
+
+    PipeReader IRequestBodyPipeFeature.Reader
+    {
+        get
+        {
+            RequestBodyAsked();
+            return _bodyReader;
+        }
+    }
 
     bool IRequestHeadBytesFeature.TryGetHead(out ReadOnlyMemory<byte> head) => TryGetWrittenHead(out head);
 

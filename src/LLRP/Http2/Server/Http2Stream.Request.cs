@@ -36,6 +36,13 @@ internal sealed partial class Http2Stream
     private int _unannouncedConsumed;
     private volatile bool _trailersAvailable;
 
+    /// <summary>
+    /// The request body pipe was written, completed or handed out since the stream opened, so <see cref="Recycle"/> resets
+    /// it. A request that ended with its HEADERS (a GET) leaves it untouched unless its body is asked for
+    /// (<see cref="RequestBodyAsked"/>): completing and resetting a pipe nobody reads was ~1% of an h2c GET's samples.
+    /// </summary>
+    private bool _requestBodyUsed;
+
     /// <summary>What makes the decoded request unusable, if anything.</summary>
     public RequestFault Fault { get; private set; }
 
@@ -273,6 +280,19 @@ internal sealed partial class Http2Stream
         }
 
         return Http2ErrorCode.NoError;
+    }
+
+    /// <summary>
+    /// The application asks for the request body: a request that ended with its HEADERS (RFC 9113 §8.1) has an empty one,
+    /// its pipe completed on this first ask.
+    /// </summary>
+    private void RequestBodyAsked()
+    {
+        if (!_requestBodyUsed)
+        {
+            _requestBodyUsed = true;
+            _requestBody.Writer.Complete();
+        }
     }
 
     /// <summary>The trailers ended the request (decoded with <see cref="AddTrailer"/>). Under the output's lock.</summary>

@@ -74,11 +74,8 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
         _endStreamOnHead = endStream;
         _sendWindow = sendWindow;
         _receiveWindow = receiveWindow;
-        if (endStream)
-        {
-            // END_STREAM on HEADERS (RFC 9113 §8.1): the request has no body, and reading it ends at once.
-            _requestBody.Writer.Complete();
-        }
+        // END_STREAM on HEADERS (RFC 9113 §8.1): the request has no body; its pipe is completed only if someone asks for it.
+        _requestBodyUsed = !endStream;
     }
 
     /// <summary>
@@ -145,7 +142,7 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
         if (!IsReset)
         {
             IsReset = true;
-            _requestBody.Writer.Complete(reason);
+            CompleteRequestBody(reason);
             WakeSender();
             AbortRequest();
         }
@@ -169,7 +166,7 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
                 _connection.OnResetByServer(Id);
             }
 
-            _requestBody.Writer.Complete(new IOException($"The stream was reset ({code})."));
+            CompleteRequestBody(new IOException($"The stream was reset ({code})."));
             WakeSender();
         }
 
@@ -204,12 +201,29 @@ internal sealed partial class Http2Stream : IThreadPoolWorkItem, IWindowWaiter
             preferLocal: false);
     }
 
+    /// <summary>
+    /// The request body ends with <paramref name="reason"/> (a reset): its reader, if it has one, sees the failure after
+    /// the bytes already received. A request that ended with its HEADERS had its whole (empty) body: nothing to fail.
+    /// </summary>
+    private void CompleteRequestBody(Exception reason)
+    {
+        if (_requestBodyUsed)
+        {
+            _requestBody.Writer.Complete(reason);
+        }
+    }
+
     /// <summary>Makes the stream ready for another request; once it left the connection's table and its task ended.</summary>
     public void Recycle()
     {
-        _requestBody.Writer.Complete();
-        _requestBody.Reader.Complete();
-        _requestBody.Reset();
+        if (_requestBodyUsed)
+        {
+            _requestBody.Writer.Complete();
+            _requestBody.Reader.Complete();
+            _requestBody.Reset();
+            _requestBodyUsed = false;
+        }
+
         if (_responseDataUsed)
         {
             _responseData.Writer.Complete();

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.IO.Pipelines;
 using System.Net;
 using System.Runtime.CompilerServices;
+using System.Threading.Tasks.Sources;
 using LLRP.ClientSide;
 using LLRP.Configuration;
 using LLRP.Configuration.Routes;
@@ -31,7 +32,8 @@ namespace LLRP.Upstream.Sockets;
 /// <param name="upstream">The pooled session connections are rented from and returned to.</param>
 /// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
 /// <param name="chunkLimits">The chunk line and trailer limits of a chunked response.</param>
-internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResponseHeadSize, BodyLimits chunkLimits) : IStreamExchange
+internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResponseHeadSize, BodyLimits chunkLimits)
+    : IStreamExchange, IValueTaskSource<ForwarderError>
 {
     /// <summary>
     /// Whether HTTP/2 streams to HTTP/1.1 clusters take this exchange: in raw mode with pooled connections (a stream has
@@ -50,6 +52,18 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     private ReadOnlySequence<byte> _afterHead;
     private bool _completed;
     private bool _bodiless;
+    private bool _receivedAny;
+
+    /// <summary>The stream's wait for the response head on the fast path of <see cref="SendAsync"/>; completed inline.</summary>
+    private ManualResetValueTaskSourceCore<ForwarderError> _headWait;
+    private ValueTaskAwaiter<ReadResult> _read;
+    private ValueTaskAwaiter<ForwarderError> _repeat;
+    private Action? _onHeadRead;
+    private Action? _onRepeated;
+    private DestinationEndpoint? _destination;
+    private RequestHead? _head;
+    private RequestRewriter? _rewriter;
+    private CancellationToken _timeout;
 
     /// <summary>The response head <see cref="SendAsync"/> read.</summary>
     public ResponseHead Response => _response;
@@ -57,37 +71,63 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// <summary>
     /// Writes the request head on a connection to <paramref name="destination"/>, starts streaming its body from
     /// <paramref name="body"/> (null for none), and reads the response head until a whole final one is parsed into
-    /// <see cref="_response"/>, in this one method: its stream resumes when the head comes, with no awaiting method
-    /// between. A request without a body that may be repeated (RFC 9110 §9.2.2), sent on a pooled connection that had
-    /// answered before and closed without a byte of answer (the destination let it go meanwhile, RFC 9112 §9.3.1), is
-    /// written once more on a new connection, as raw mode's HTTP/1.1 forwarder does.
+    /// <see cref="_response"/>. A request without a body that may be repeated (RFC 9110 §9.2.2), sent on a pooled
+    /// connection that had answered before and closed without a byte of answer (the destination let it go meanwhile,
+    /// RFC 9112 §9.3.1), is written once more on a new connection, as raw mode's HTTP/1.1 forwarder does.
+    /// A request on a connection at hand (a pooled one, as most are) waits for its head through the exchange itself, the
+    /// read's continuation (<see cref="OnHeadRead"/>) completing the stream's wait: no async method between, so the
+    /// destination's answer resumes one state machine fewer (its box, the copy of its state and its resumption). A
+    /// connection still to be made, and the repeat, go through <see cref="SendSlowAsync"/>.
     /// </summary>
     /// <param name="bodyTrailers">The request's trailers, read once its body ended: they end a chunked body (RFC 9112 §7.1.2).</param>
     /// <param name="client">The stream's client address, which a PROXY protocol header carries; null for a destination sending none.</param>
     /// <param name="local">The address the stream's client connected to, the header's destination address.</param>
     /// <param name="timeout">Cancelled when the response headers timeout passes or the client resets its stream.</param>
-    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
-    public async ValueTask<ForwarderError> SendAsync(
+    public ValueTask<ForwarderError> SendAsync(
         DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body, IHttpRequestTrailersFeature? bodyTrailers,
         EndPoint? client, EndPoint? local, CancellationToken timeout)
     {
         upstream.SpeakFor(client, local);
-        var resent = false;
+        var ensured = upstream.EnsureAsync(destination);
+        if (!ensured.IsCompletedSuccessfully)
+        {
+            return SendSlowAsync(ensured, destination, head, rewriter, body, bodyTrailers, timeout, resent: false);
+        }
+
+        if (ensured.Result is var error and not ForwarderError.None)
+        {
+            return ValueTask.FromResult(error);
+        }
+
+        Send(head, rewriter, body, bodyTrailers);
+        (_destination, _head, _rewriter, _timeout) = (destination, head, rewriter, timeout);
+        _headWait.Reset();
+        if (ReadHead(out var answered))
+        {
+            return Repeats(answered, resent: false, body, head) ? RepeatAsync() : ValueTask.FromResult(answered);
+        }
+
+        return new ValueTask<ForwarderError>(this, _headWait.Version);
+    }
+
+    /// <summary><see cref="SendAsync"/> as an async method: the connection still to be made, or the request written again.</summary>
+    /// <param name="ensured">The connection's making, started.</param>
+    /// <param name="resent">The request was written once already: it is not repeated again.</param>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
+    private async ValueTask<ForwarderError> SendSlowAsync(
+        ValueTask<ForwarderError> ensured, DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body,
+        IHttpRequestTrailersFeature? bodyTrailers, CancellationToken timeout, bool resent)
+    {
+        var error = await ensured;
         while (true)
         {
-            if (await upstream.EnsureAsync(destination) is var error and not ForwarderError.None)
+            if (error != ForwarderError.None)
             {
                 return error;
             }
 
-            var connection = upstream.Connection;
-            var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(connection.Output), head.Source.Length + rewriter.Overhead);
-            rewriter.WriteHead(ref writer, head);
-            writer.Commit();
-            _body = body;
-            _pump = body is null ? RequestBodyPump.FlushAsync(connection.Output) : PumpAsync(body, bodyTrailers, connection, head.Framing == BodyFraming.Chunked);
-            var input = connection.Input;
-            var receivedAny = false;
+            Send(head, rewriter, body, bodyTrailers);
+            var input = upstream.Connection.Input;
             ForwarderError answered;
             while (true)
             {
@@ -96,32 +136,178 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
                 {
                     result = await input.ReadAsync(timeout);
                 }
-                catch (OperationCanceledException)
+                catch (Exception e) when (Failed(e, out answered))
                 {
-                    return ForwarderError.ResponseTimeout;
-                }
-                catch (Exception e) when (ClientResponseWriter.IsConnectionFailure(e))
-                {
-                    answered = receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed;
                     break;
                 }
 
-                receivedAny |= !result.Buffer.IsEmpty;
-                if (TryTakeHead(input, result, receivedAny, out answered))
+                if (Took(input, result, out answered))
                 {
                     break;
                 }
             }
 
-            if (answered != ForwarderError.UpstreamClosed || resent || body is not null || !head.IsIdempotent || connection.CompletedResponses == 0)
+            if (!Repeats(answered, resent, body, head))
             {
                 return answered;
             }
 
             resent = true;
             await EndAsync(completed: false);
+            error = await upstream.EnsureAsync(destination);
         }
     }
+
+    /// <summary>Writes the request head on <see cref="UpstreamSession.Connection"/> and starts the body's pump (or the head's flush).</summary>
+    private void Send(RequestHead head, RequestRewriter rewriter, PipeReader? body, IHttpRequestTrailersFeature? bodyTrailers)
+    {
+        var connection = upstream.Connection;
+        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(connection.Output), head.Source.Length + rewriter.Overhead);
+        rewriter.WriteHead(ref writer, head);
+        writer.Commit();
+        _body = body;
+        _receivedAny = false;
+        _pump = body is null ? RequestBodyPump.FlushAsync(connection.Output) : PumpAsync(body, bodyTrailers, connection, head.Framing == BodyFraming.Chunked);
+    }
+
+    /// <summary>Reads the response head on: true with the answer once decided, false while a read waits (<see cref="OnHeadRead"/> then goes on).</summary>
+    private bool ReadHead(out ForwarderError answered)
+    {
+        var input = upstream.Connection.Input;
+        while (true)
+        {
+            ValueTaskAwaiter<ReadResult> read;
+            try
+            {
+                read = input.ReadAsync(_timeout).GetAwaiter();
+            }
+            catch (Exception e) when (Failed(e, out answered))
+            {
+                return true;
+            }
+
+            if (!read.IsCompleted)
+            {
+                _read = read;
+                read.UnsafeOnCompleted(_onHeadRead ??= OnHeadRead);
+                answered = default;
+                return false;
+            }
+
+            if (TakeFrom(input, read, out answered))
+            {
+                return true;
+            }
+        }
+    }
+
+    /// <summary>A read of the response head completed: the head is taken (or read on), and the stream's wait completes.</summary>
+    private void OnHeadRead()
+    {
+        var read = _read;
+        _read = default;
+        ForwarderError answered;
+        try
+        {
+            if (!TakeFrom(upstream.Connection.Input, read, out answered) && !ReadHead(out answered))
+            {
+                return;
+            }
+        }
+        catch (Exception e)
+        {
+            _headWait.SetException(e);
+            return;
+        }
+
+        if (!Repeats(answered, resent: false, _body, _head!))
+        {
+            _headWait.SetResult(answered);
+            return;
+        }
+
+        _repeat = RepeatAsync().GetAwaiter();
+        if (_repeat.IsCompleted)
+        {
+            OnRepeated();
+        }
+        else
+        {
+            _repeat.UnsafeOnCompleted(_onRepeated ??= OnRepeated);
+        }
+    }
+
+    /// <summary>The request written again (<see cref="RepeatAsync"/>) has its answer: the stream's wait completes with it.</summary>
+    private void OnRepeated()
+    {
+        var repeat = _repeat;
+        _repeat = default;
+        ForwarderError answered;
+        try
+        {
+            answered = repeat.GetResult();
+        }
+        catch (Exception e)
+        {
+            _headWait.SetException(e);
+            return;
+        }
+
+        _headWait.SetResult(answered);
+    }
+
+    /// <summary>The request of the fast path (one without a body, <see cref="Repeats"/>) once more, on a new connection.</summary>
+    [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
+    private async ValueTask<ForwarderError> RepeatAsync()
+    {
+        await EndAsync(completed: false);
+        return await SendSlowAsync(upstream.EnsureAsync(_destination!), _destination!, _head!, _rewriter!, body: null, bodyTrailers: null, _timeout, resent: true);
+    }
+
+    /// <summary>
+    /// The request goes once more on a new connection: a pooled connection that had answered before closed without a byte
+    /// of answer, and the request, without a body, may be repeated (RFC 9110 §9.2.2, RFC 9112 §9.3.1), once.
+    /// </summary>
+    private bool Repeats(ForwarderError answered, bool resent, PipeReader? body, RequestHead head)
+        => answered == ForwarderError.UpstreamClosed && !resent && body is null && head.IsIdempotent && upstream.Connection.CompletedResponses > 0;
+
+    /// <summary>What a failed read of the response head answers: the timeout (or the client's reset), or the destination gone.</summary>
+    private bool Failed(Exception e, out ForwarderError answered)
+    {
+        answered = e is OperationCanceledException ? ForwarderError.ResponseTimeout
+            : _receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed;
+        return e is OperationCanceledException || ClientResponseWriter.IsConnectionFailure(e);
+    }
+
+    /// <summary>One completed read of the response head (<see cref="Took"/>), its failure answered by <see cref="Failed"/>.</summary>
+    private bool TakeFrom(PipeReader input, ValueTaskAwaiter<ReadResult> read, out ForwarderError answered)
+    {
+        ReadResult result;
+        try
+        {
+            result = read.GetResult();
+        }
+        catch (Exception e) when (Failed(e, out answered))
+        {
+            return true;
+        }
+
+        return Took(input, result, out answered);
+    }
+
+    /// <summary>What one read brought: true once it decides the answer (<see cref="TryTakeHead"/>).</summary>
+    private bool Took(PipeReader input, ReadResult result, out ForwarderError answered)
+    {
+        _receivedAny |= !result.Buffer.IsEmpty;
+        return TryTakeHead(input, result, _receivedAny, out answered);
+    }
+
+    ForwarderError IValueTaskSource<ForwarderError>.GetResult(short token) => _headWait.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<ForwarderError>.GetStatus(short token) => _headWait.GetStatus(token);
+
+    void IValueTaskSource<ForwarderError>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+        => _headWait.OnCompleted(continuation, state, token, flags);
 
     /// <summary>
     /// Relays the response body to <paramref name="output"/>, starting with what came with the head, then the trailer
