@@ -62,7 +62,7 @@ public sealed class RetryTests
     /// An origin whose first connection answers one request keep-alive, then reads the next and closes (or resets)
     /// without answering, as a server whose idle timeout fired just as the request arrived; later connections answer all.
     /// </summary>
-    private static ScriptedOrigin StaleAfterFirstResponseOrigin(bool reset) => ScriptedOrigin.Start(async connection =>
+    internal static ScriptedOrigin StaleAfterFirstResponseOrigin(bool reset) => ScriptedOrigin.Start(async connection =>
     {
         var answered = 0;
         while (await connection.ReadRequestAsync() is not null)

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Text;
+using LLRP.FunctionalTests.Hardening;
 using LLRP.FunctionalTests.Infrastructure;
 
 namespace LLRP.FunctionalTests.Http2;
@@ -77,25 +78,7 @@ public sealed class Http2ToHttp11FramingTests
     [MemberData(nameof(StaleModes))]
     public async Task StalePooledConnection_GetRepeatedOnceOnNewConnection(string mode, bool reset)
     {
-        await using var origin = ScriptedOrigin.Start(async connection =>
-        {
-            var answered = 0;
-            while (await connection.ReadRequestAsync() is not null)
-            {
-                if (connection.Index == 0 && answered == 1)
-                {
-                    if (reset)
-                    {
-                        connection.Reset();
-                    }
-
-                    return;
-                }
-
-                await connection.SendAsync($"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nconn{connection.Index}");
-                answered++;
-            }
-        });
+        await using var origin = RetryTests.StaleAfterFirstResponseOrigin(reset);
         await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode);
         using var client = Http2Clients.Create();
 
