@@ -141,7 +141,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
                     break;
                 }
 
-                if (Took(input, result, out answered))
+                if (TryTakeHead(input, result, out answered))
                 {
                     break;
                 }
@@ -274,12 +274,17 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// <summary>What a failed read of the response head answers: the timeout (or the client's reset), or the destination gone.</summary>
     private bool Failed(Exception e, out ForwarderError answered)
     {
-        answered = e is OperationCanceledException ? ForwarderError.ResponseTimeout
-            : _receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed;
+        answered = e is OperationCanceledException ? ForwarderError.ResponseTimeout : DestinationEnded;
         return e is OperationCanceledException || ClientResponseWriter.IsConnectionFailure(e);
     }
 
-    /// <summary>One completed read of the response head (<see cref="Took"/>), its failure answered by <see cref="Failed"/>.</summary>
+    /// <summary>
+    /// What the destination's end before a whole response head answers: a head begun and cut, or nothing at all (which a
+    /// request that may be repeated is, <see cref="Repeats"/>).
+    /// </summary>
+    private ForwarderError DestinationEnded => _receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed;
+
+    /// <summary>One completed read of the response head (<see cref="TryTakeHead"/>), its failure answered by <see cref="Failed"/>.</summary>
     private bool TakeFrom(PipeReader input, ValueTaskAwaiter<ReadResult> read, out ForwarderError answered)
     {
         ReadResult result;
@@ -292,14 +297,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             return true;
         }
 
-        return Took(input, result, out answered);
-    }
-
-    /// <summary>What one read brought: true once it decides the answer (<see cref="TryTakeHead"/>).</summary>
-    private bool Took(PipeReader input, ReadResult result, out ForwarderError answered)
-    {
-        _receivedAny |= !result.Buffer.IsEmpty;
-        return TryTakeHead(input, result, _receivedAny, out answered);
+        return TryTakeHead(input, result, out answered);
     }
 
     ForwarderError IValueTaskSource<ForwarderError>.GetResult(short token) => _headWait.GetResult(token);
@@ -479,9 +477,10 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     /// <see cref="_response"/> (its body's first bytes kept in <see cref="_afterHead"/>, the input not advanced past them)
     /// or the answer cannot become one; false to read on, interim responses dropped.
     /// </summary>
-    private bool TryTakeHead(PipeReader input, ReadResult result, bool receivedAny, out ForwarderError answered)
+    private bool TryTakeHead(PipeReader input, ReadResult result, out ForwarderError answered)
     {
         var buffer = result.Buffer;
+        _receivedAny |= !buffer.IsEmpty;
         answered = ForwarderError.None;
         try
         {
@@ -513,7 +512,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         input.AdvanceTo(buffer.Start, buffer.End);
         if (result.IsCompleted)
         {
-            answered = receivedAny ? ForwarderError.InvalidResponse : ForwarderError.UpstreamClosed;
+            answered = DestinationEnded;
             return true;
         }
 
