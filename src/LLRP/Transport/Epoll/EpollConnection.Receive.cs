@@ -33,12 +33,7 @@ internal sealed partial class EpollConnection
 
     private unsafe void Receive()
     {
-        if (_isClosed)
-        {
-            return;
-        }
-
-        if (_inputEnded)
+        if (_isClosed || _inputEnded)
         {
             return;
         }
