@@ -85,14 +85,10 @@ internal sealed class YarpForwarder : IRequestForwarder
         if (_config.ActivityTimeout != cluster.ResponseHeadersTimeout || _config.Version != cluster.HttpVersion || _config.VersionPolicy != cluster.VersionPolicy)
         {
             // YARP's activity timeout is the response headers timeout of the batch's cluster, and the version its
-            // cluster's; an upgrade request keeps HTTP/1.1 (its configuration's), where its Upgrade has a meaning.
+            // cluster's; an upgrade request keeps HTTP/1.1 (its configuration's), where its Upgrade has a meaning, and
+            // its activity timeout follows the response headers timeout (UpgradeActivityTimeout), as both did when made.
             _config = _config with { ActivityTimeout = cluster.ResponseHeadersTimeout, Version = cluster.HttpVersion, VersionPolicy = cluster.VersionPolicy };
-        }
-
-        var upgradeActivityTimeout = UpgradeActivityTimeout(cluster.ResponseHeadersTimeout, _tunnelIdleTimeout);
-        if (_upgradeConfig.ActivityTimeout != upgradeActivityTimeout)
-        {
-            _upgradeConfig = _upgradeConfig with { ActivityTimeout = upgradeActivityTimeout };
+            _upgradeConfig = _upgradeConfig with { ActivityTimeout = UpgradeActivityTimeout(cluster.ResponseHeadersTimeout, _tunnelIdleTimeout) };
         }
 
         _upgrade.ResponseHeadersTimeout = cluster.ResponseHeadersTimeout;
