@@ -146,23 +146,47 @@ public sealed class Http2ToHttp11FramingTests
     }
 
     // RFC 9110 §15.6.5: a destination that sends no response head within timeouts.responseHeadersMs is a 504 for the
-    // HTTP/2 client, and the connection it holds is closed, never given to another request.
+    // HTTP/2 client, and the connection it holds is closed, never given to another request. The request goes over a kept
+    // connection: a new one, still being made when the timeout falls, is one the upstream client may finish and keep idle.
     [Theory]
     [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
     public async Task NoResponseHeadInTime_504(string mode)
     {
+        var keptConnectionEnded = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var origin = ScriptedOrigin.Start(async connection =>
         {
-            await connection.ReadRequestAsync();
-            await connection.Reader.ReadToEndAsync();
+            try
+            {
+                while (await connection.ReadRequestAsync() is { } request)
+                {
+                    if (request.Target == "/unanswered")
+                    {
+                        await connection.Reader.ReadToEndAsync();
+                        return;
+                    }
+
+                    await connection.SendAsync(ScriptedOrigin.Ok);
+                }
+            }
+            finally
+            {
+                if (connection.Index == 0)
+                {
+                    keptConnectionEnded.TrySetResult();
+                }
+            }
         });
         await using var proxy = await TestHosts.StartProxyAsync(origin.Url, mode, "timeouts.responseHeadersMs=300");
         using var client = Http2Clients.Create();
 
-        using var response = await client.GetAsync($"{proxy.Url}/");
+        Assert.Equal("ok", await client.GetStringAsync($"{proxy.Url}/kept"));
+        using var response = await client.GetAsync($"{proxy.Url}/unanswered");
+        var after = await client.GetStringAsync($"{proxy.Url}/after");
 
         Assert.Equal(HttpStatusCode.GatewayTimeout, response.StatusCode);
-        await origin.ConnectionsEndedAsync();
+        Assert.Equal("ok", after);
+        await keptConnectionEnded.Task.WaitAsync(Deadline.Io);
+        Assert.DoesNotContain(origin.Connections[0].Requests, request => request.Target == "/after");
     }
 
     // RFC 9110 §15.6.3: a destination that closes without answering is a 502 for the HTTP/2 client, as for HTTP/1.1.
