@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 using System.Security.Cryptography;
@@ -134,6 +135,67 @@ public sealed class TcpLoopRelayTests
     }
 
     /// <summary>
+    /// Nothing of a connection shows on the next one its relay carries once taken again from its loop (a loop takes back
+    /// the relay given back last; each loop carries several of these connections, one after the other): connections
+    /// alternate between a PROXY protocol header with addresses, whose client half-closes first, and one with
+    /// <c>UNKNOWN</c> (proxy-protocol.txt section 2.1: the connection's own addresses then), whose destination half-closes
+    /// first and whose client still sends after that (RFC 9293 §3.6: a half-closed connection still carries the other
+    /// way). The header sent on names each connection's own addresses, each end is passed on once, in its turn, and each
+    /// access log line has its own connection's client and byte counts.
+    /// </summary>
+    [Fact]
+    public async Task RelaysTakenAgain_NothingOfTheLastConnectionShowsOnTheNext()
+    {
+        const string Accepting = "\"AcceptProxyProtocol\": true, \"TrustedNetworks\": [ \"127.0.0.0/8\" ], \"ProxyProtocolTimeout\": \"00:00:05\"";
+        await using var origin = TcpOrigin.Manual();
+        using var log = new AccessLogFile();
+        await using var proxy = await TcpProxy.StartAsync(Accepting, "\"Metadata\": { \"Llrp.ProxyProtocol\": \"v1\" }", [origin.Address], log.Setting);
+        var pairs = 4 * Environment.ProcessorCount;
+        var expected = new List<(string Client, long Received, long Sent)>();
+        for (var i = 0; i < pairs; i++)
+        {
+            var request = new string('q', 100 + i);
+            var reply = new string('r', 3000 + i);
+            using (var carried = await proxy.ConnectAsync())
+            {
+                await TcpSockets.SendAsync(carried, "PROXY TCP4 203.0.113.9 198.51.100.1 4000 443\r\n" + request);
+                carried.Shutdown(SocketShutdown.Send);
+                using var upstream = await origin.AcceptAsync();
+                Assert.Equal("PROXY TCP4 203.0.113.9 198.51.100.1 4000 443\r\n" + request, await TcpSockets.ReceiveToEndAsync(upstream));
+                await TcpSockets.SendAsync(upstream, reply);
+                upstream.Shutdown(SocketShutdown.Send);
+                Assert.Equal(reply, await TcpSockets.ReceiveToEndAsync(carried));
+            }
+
+            expected.Add(("203.0.113.9", request.Length, reply.Length));
+            using (var own = await proxy.ConnectAsync())
+            {
+                var port = ((IPEndPoint)own.LocalEndPoint!).Port;
+                await TcpSockets.SendAsync(own, "PROXY UNKNOWN\r\nx");
+                using var upstream = await origin.AcceptAsync();
+                var header = $"PROXY TCP4 127.0.0.1 127.0.0.1 {port} {proxy.Port}\r\nx";
+                Assert.Equal(header, await TcpSockets.ReceiveAsync(upstream, header.Length));
+                await TcpSockets.SendAsync(upstream, "y");
+                upstream.Shutdown(SocketShutdown.Send);
+                Assert.Equal("y", await TcpSockets.ReceiveToEndAsync(own));
+                await TcpSockets.SendAsync(own, "after");
+                own.Shutdown(SocketShutdown.Send);
+                Assert.Equal("after", await TcpSockets.ReceiveToEndAsync(upstream));
+            }
+
+            expected.Add(("127.0.0.1", 1 + "after".Length, 1));
+        }
+
+        // Each line is written as its connection ends, on its loop's thread: two loops' lines may come in either order.
+        var logged = (await log.WaitForLinesAsync(expected.Count)).Select(line => (
+            Client: line[..line.IndexOf(' ', StringComparison.Ordinal)],
+            Received: long.Parse(Field(line, "bytes_received"), CultureInfo.InvariantCulture),
+            Sent: long.Parse(Field(line, "bytes_sent"), CultureInfo.InvariantCulture),
+            End: Field(line, "end")));
+        Assert.Equal(expected.Select(entry => (entry.Client, entry.Received, entry.Sent, End: "closed")).Order(), logged.Order());
+    }
+
+    /// <summary>
     /// A destination whose accept queue is full drops the SYN (Linux, <c>tcp_conn_request</c>), so its connect never
     /// completes: the route's <c>ConnectTimeout</c> ends it, and the client's connection is closed unrelayed (without the
     /// timeout it would stay open past the test's deadline).
@@ -205,6 +267,14 @@ public sealed class TcpLoopRelayTests
         var lines = await log.WaitForLinesAsync(12);
         Assert.Equal(12, lines.Length);
         Assert.All(lines, line => Assert.EndsWith(" end=idle_timeout", line, StringComparison.Ordinal));
+    }
+
+    /// <summary>The value of <paramref name="name"/> in a combined access log line of a TCP route (<c>name=value</c>, up to the next space).</summary>
+    private static string Field(string line, string name)
+    {
+        var start = line.IndexOf($" {name}=", StringComparison.Ordinal) + name.Length + 2;
+        var end = line.IndexOf(' ', start);
+        return end < 0 ? line[start..] : line[start..end];
     }
 
     private static async Task<(long Bytes, byte[] Hash)> SendAsync(Socket socket, int seed, CancellationToken cancellationToken)

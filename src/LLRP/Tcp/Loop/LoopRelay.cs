@@ -30,7 +30,9 @@ namespace LLRP.Tcp.Loop;
 /// start when a destination's queue or the resolver completed elsewhere (posted to the loop).
 /// A relay that has ended, once nothing posted or pending refers to it any more (its routing has ended, no direction has a
 /// resumption posted), goes back to its loop (<see cref="RelayLoop.Rent"/>), which takes it again, directions and callbacks
-/// with it, for a later connection: a connection allocates nothing of its own.
+/// with it, for a later connection: a connection allocates nothing of its own. What belongs to one connection lives in
+/// <see cref="RelayConnectionState"/> and each direction's <see cref="SpliceDirectionState"/>, each made new in one
+/// assignment when a connection begins, so nothing of a connection shows on the next.
 /// </summary>
 internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, ForwarderError Error)>
 {
@@ -39,38 +41,15 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     private readonly SpliceDirection _toClient;
     private readonly Func<Destination, ValueTask<(LoopRelay? Connection, ForwarderError Error)>> _connect;
     private readonly Action _routingEnded;
-    private long _start;
-    private TcpRoute _route = null!;
-
-    /// <summary>The client's address; null when the route does not use it (<see cref="TcpRouteConnections.UsesClientAddress"/>).</summary>
-    private IPEndPoint? _client;
-    private IPEndPoint? _local;
-    private ProxyHeader _received;
-    private Destination? _destination;
-    private IPEndPoint? _connecting;
-    private byte[] _header = [];
+    private RelayConnectionState _state;
     private ManualResetValueTaskSourceCore<(LoopRelay? Connection, ForwarderError Error)> _connected;
     private ValueTask<RelayTarget<LoopRelay>> _routing;
-    private RelayStep _step;
-    private long _deadline;
-    private long _lastActivity;
-    private int _clientSlot = -1;
-    private int _upstreamSlot = -1;
-    private TcpRelayEnd _end;
-    private long _fromClient;
-    private long _toClientBytes;
 
     /// <summary>The routing was begun and <see cref="Routed"/> has not run yet: it may still call back into this relay.</summary>
     private bool _routingPending;
 
     /// <summary>Given back to its loop: set until the loop takes it again.</summary>
     private bool _returned;
-
-    /// <summary>What epoll reported for each socket before the relay began: replayed when it begins, as if reported then.</summary>
-    private uint _clientEvents;
-
-    /// <inheritdoc cref="_clientEvents"/>
-    private uint _upstreamEvents;
 
     public LoopRelay(RelayLoop home)
     {
@@ -81,26 +60,17 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         _routingEnded = RoutingEnded;
     }
 
-    private enum RelayStep
-    {
-        ProxyHeader,
-        Routing,
-        Connecting,
-        Relaying,
-        Over,
-    }
-
-    public TcpRouteConnections Connections { get; private set; } = null!;
+    public TcpRouteConnections Connections => _state.Connections;
 
     public EventLoop Loop => _home.Loop;
 
-    public int ClientFd { get; private set; } = -1;
+    public int ClientFd => _state.ClientFd;
 
     /// <summary>The upstream connection's descriptor; -1 until a connect begins.</summary>
-    public int UpstreamFd { get; private set; } = -1;
+    public int UpstreamFd => _state.UpstreamFd;
 
     /// <summary>The relay has ended: nothing more moves.</summary>
-    public bool IsOver => _step == RelayStep.Over;
+    public bool IsOver => _state.Step == RelayStep.Over;
 
     /// <summary>The relay list of <see cref="RelayLoop"/>.</summary>
     public LoopRelay? Previous { get; set; }
@@ -118,80 +88,65 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     public LoopRelay? NextDue { get; set; }
 
     /// <summary>When the step's timeout, or the relay's idle one, ends it (<see cref="Environment.TickCount64"/>); <see cref="long.MaxValue"/> for never.</summary>
-    public long Deadline => _step switch
+    public long Deadline => _state.Step switch
     {
-        RelayStep.ProxyHeader or RelayStep.Connecting => _deadline,
-        RelayStep.Relaying => _lastActivity + (long)_route.Options.IdleTimeout.TotalMilliseconds,
+        RelayStep.ProxyHeader or RelayStep.Connecting => _state.Deadline,
+        RelayStep.Relaying => _state.LastActivity + (long)_state.Route.Options.IdleTimeout.TotalMilliseconds,
         _ => long.MaxValue,
     };
 
-    /// <summary>Takes a connection through its route's steps; on the loop's thread, just accepted, the relay new or given back (every field as new).</summary>
+    /// <summary>Takes a connection through its route's steps; on the loop's thread, just accepted, the relay new or given back (its connection's state and its directions' made new).</summary>
     /// <param name="connections">The route's connections.</param>
     /// <param name="client">The accepted socket's descriptor, non-blocking; the relay closes it.</param>
     /// <param name="address">The client's address as <c>accept4</c> wrote it: read only when the route uses it (<see cref="TcpRouteConnections.UsesClientAddress"/>).</param>
     public unsafe void Begin(TcpRouteConnections connections, int client, byte* address)
     {
-        _start = Stopwatch.GetTimestamp();
         _returned = false;
-        _step = RelayStep.ProxyHeader;
-        _local = null;
-        _received = default;
-        _destination = null;
-        _connecting = null;
-        _header = [];
-        _clientSlot = -1;
-        _upstreamSlot = -1;
-        _end = default;
-        _fromClient = 0;
-        _toClientBytes = 0;
-        (_clientEvents, _upstreamEvents) = (0, 0);
-        UpstreamFd = -1;
-        _toUpstream.Clear();
-        _toClient.Clear();
-        Connections = connections;
-        ClientFd = client;
-        _route = Connections.Route();
-        _client = Connections.UsesClientAddress(_route) ? SocketAddresses.Read(address) : null;
-        if (!Connections.TryEnter(_route, _client, _start))
+        var route = connections.Route();
+        _state = new RelayConnectionState(connections, route, client, Stopwatch.GetTimestamp());
+        _state.Client = connections.UsesClientAddress(route) ? SocketAddresses.Read(address) : null;
+        _toUpstream.Begin();
+        _toClient.Begin();
+        if (!Connections.TryEnter(_state.Route, _state.Client, _state.Start))
         {
             LinuxCalls.Close(ClientFd);
-            _step = RelayStep.Over;
+            _state.Step = RelayStep.Over;
             ReturnWhenUnused();
             return;
         }
 
         _home.Add(this);
-        _clientSlot = Loop.Register(ClientFd, _toUpstream);
-        if (!_route.Options.AcceptProxyProtocol)
+        _state.ClientSlot = Loop.Register(ClientFd, _toUpstream);
+        if (!_state.Route.Options.AcceptProxyProtocol)
         {
             Route();
             return;
         }
 
-        if (!ProxyHeaderReader.Trusted(_client, _route.Options.TrustedNetworks))
+        if (!ProxyHeaderReader.Trusted(_state.Client, _state.Route.Options.TrustedNetworks))
         {
             RefuseHeader(ProxyHeaderReader.Untrusted);
             return;
         }
 
         // Its first bytes, if any came with the connection, are reported by the registration's first readiness.
-        _step = RelayStep.ProxyHeader;
-        _deadline = Environment.TickCount64 + (long)_route.Options.ProxyProtocolTimeout.TotalMilliseconds;
+        _state.Step = RelayStep.ProxyHeader;
+        _state.Deadline = Environment.TickCount64 + (long)_state.Route.Options.ProxyProtocolTimeout.TotalMilliseconds;
         _home.Schedule(this);
     }
 
     /// <summary>The loop's tick: the step's timeout, or the relay's idle one.</summary>
     public void OnTick(long now)
     {
-        switch (_step)
+        switch (_state.Step)
         {
-            case RelayStep.ProxyHeader when now >= _deadline:
-                RefuseHeader(ProxyHeaderReader.TimedOut(_route.Options.ProxyProtocolTimeout));
+            case RelayStep.ProxyHeader when now >= _state.Deadline:
+                RefuseHeader(ProxyHeaderReader.TimedOut(_state.Route.Options.ProxyProtocolTimeout));
                 break;
-            case RelayStep.Connecting when now >= _deadline:
+            case RelayStep.Connecting when now >= _state.Deadline:
                 ConnectEnded(SocketError.TimedOut);
                 break;
-            case RelayStep.Relaying when now - _lastActivity >= (long)_route.Options.IdleTimeout.TotalMilliseconds:
+            case RelayStep.Relaying when now - _state.LastActivity >= (long)_state.Route.Options.IdleTimeout.TotalMilliseconds:
                 Stop(TcpRelayEnd.IdleTimeout);
                 break;
         }
@@ -200,7 +155,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     /// <summary>epoll reported <paramref name="events"/> for the client's socket or the upstream one.</summary>
     public void OnReady(bool client, uint events)
     {
-        switch (_step)
+        switch (_state.Step)
         {
             case RelayStep.Relaying:
                 Relay(client, events);
@@ -209,11 +164,11 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
                 ReadHeader(events);
                 break;
             case RelayStep.Connecting when !client && (events & (LinuxCalls.EpollOut | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) != 0:
-                _upstreamEvents = events;
+                _state.UpstreamEvents = events;
                 ConnectEnded(UpstreamError(events));
                 break;
             case RelayStep.Routing or RelayStep.Connecting when client:
-                _clientEvents |= events;
+                _state.ClientEvents |= events;
                 break;
         }
     }
@@ -222,14 +177,14 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     {
         if (fromClient)
         {
-            _fromClient += bytes;
+            _state.FromClient += bytes;
         }
         else
         {
-            _toClientBytes += bytes;
+            _state.ToClient += bytes;
         }
 
-        _lastActivity = Environment.TickCount64;
+        _state.LastActivity = Environment.TickCount64;
     }
 
     /// <summary>
@@ -343,11 +298,11 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
             LinuxCalls.Receive(ClientFd, bytes, (nuint)header.Length, 0);
 
             // What came after the header, and an end seen with it, are the relay's first readiness.
-            _clientEvents = (events & (LinuxCalls.EpollRdHup | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) | (peeked > header.Length ? LinuxCalls.EpollIn : 0);
-            _received = header;
+            _state.ClientEvents = (events & (LinuxCalls.EpollRdHup | LinuxCalls.EpollErr | LinuxCalls.EpollHup)) | (peeked > header.Length ? LinuxCalls.EpollIn : 0);
+            _state.Received = header;
             if (header.Source is { } source)
             {
-                (_client, _local) = (source, header.Destination);
+                (_state.Client, _state.Local) = (source, header.Destination);
             }
 
             Route();
@@ -363,21 +318,21 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
 
     private void RefuseHeader((string Refused, string Detail) refusal)
     {
-        Connections.HeaderRefused(_route, _client, refusal.Refused, refusal.Detail, _start);
+        Connections.HeaderRefused(_state.Route, _state.Client, refusal.Refused, refusal.Detail, _state.Start);
         Discard();
     }
 
     private void Route()
     {
-        _step = RelayStep.Routing;
-        var version = _route.Cluster.Options.ProxyProtocol;
+        _state.Step = RelayStep.Routing;
+        var version = _state.Route.Cluster.Options.ProxyProtocol;
         if (version != ProxyProtocolVersion.None)
         {
-            _header = ProxyHeaderWriter.HeaderOf(version, _client, _local ?? LocalAddress(), _received.Alpn, _received.Authority);
+            _state.Header = ProxyHeaderWriter.HeaderOf(version, _state.Client, _state.Local ?? LocalAddress(), _state.Received.Alpn, _state.Received.Authority);
         }
 
         _routingPending = true;
-        _routing = RelayRouting.ConnectAsync(_route.Cluster, _connect, Connections.Services.Routing);
+        _routing = RelayRouting.ConnectAsync(_state.Route.Cluster, _connect, Connections.Services.Routing);
         if (_routing.IsCompleted)
         {
             RoutingEnded();
@@ -394,7 +349,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     {
         var routing = _routing;
         _routing = default;
-        _destination = routing.GetAwaiter().GetResult().Destination;
+        _state.Destination = routing.GetAwaiter().GetResult().Destination;
         if (Loop.IsCurrent)
         {
             Routed();
@@ -411,10 +366,10 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     {
         _connected.Reset();
         var task = new ValueTask<(LoopRelay? Connection, ForwarderError Error)>(this, _connected.Version);
-        _destination = destination;
+        _state.Destination = destination;
         if (destination.Endpoint.EndPoint is IPEndPoint address)
         {
-            _connecting = address;
+            _state.Connecting = address;
             if (Loop.IsCurrent)
             {
                 BeginConnect();
@@ -438,11 +393,11 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         try
         {
             var addresses = await Dns.GetHostAddressesAsync(name.Host, name.AddressFamily);
-            _connecting = addresses.Length > 0 ? new IPEndPoint(addresses[0], name.Port) : null;
+            _state.Connecting = addresses.Length > 0 ? new IPEndPoint(addresses[0], name.Port) : null;
         }
         catch (SocketException)
         {
-            _connecting = null;
+            _state.Connecting = null;
         }
 
         Loop.Post(static state => ((LoopRelay)state!).BeginConnect(), this);
@@ -450,7 +405,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
 
     private unsafe void BeginConnect()
     {
-        if (IsOver || _connecting is not { } address)
+        if (IsOver || _state.Connecting is not { } address)
         {
             ConnectEnded(IsOver ? SocketError.OperationAborted : SocketError.HostNotFound);
             return;
@@ -463,7 +418,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
             return;
         }
 
-        UpstreamFd = fd;
+        _state.UpstreamFd = fd;
         NoDelay(fd);
         var socketAddress = stackalloc byte[LinuxCalls.SocketAddressSize];
         var length = SocketAddresses.Write(address, socketAddress);
@@ -474,10 +429,10 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         }
 
         // The registration's first output readiness says how the connect ended.
-        _step = RelayStep.Connecting;
-        _deadline = Environment.TickCount64 + (long)_route.Options.ConnectTimeout.TotalMilliseconds;
+        _state.Step = RelayStep.Connecting;
+        _state.Deadline = Environment.TickCount64 + (long)_state.Route.Options.ConnectTimeout.TotalMilliseconds;
         _home.Schedule(this);
-        _upstreamSlot = Loop.Register(fd, _toClient);
+        _state.UpstreamSlot = Loop.Register(fd, _toClient);
     }
 
     /// <summary>
@@ -500,16 +455,16 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
             error = LinuxCalls.EConnReset;
         }
 
-        if (error != 0 || _header.Length == 0)
+        if (error != 0 || _state.Header.Length == 0)
         {
             return ErrorOf(error);
         }
 
         // A fresh connection's send buffer takes the header (at most a few hundred bytes) whole, or the connect failed.
-        fixed (byte* header = _header)
+        fixed (byte* header = _state.Header)
         {
-            var sent = LinuxCalls.Send(UpstreamFd, header, (nuint)_header.Length, LinuxCalls.MsgNosignal);
-            return sent == _header.Length ? SocketError.Success
+            var sent = LinuxCalls.Send(UpstreamFd, header, (nuint)_state.Header.Length, LinuxCalls.MsgNosignal);
+            return sent == _state.Header.Length ? SocketError.Success
                 : sent < 0 ? ErrorOf(Marshal.GetLastPInvokeError())
                 : SocketError.NoBufferSpaceAvailable;
         }
@@ -527,7 +482,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         CloseUpstream();
         if (!IsOver)
         {
-            _step = RelayStep.Routing;
+            _state.Step = RelayStep.Routing;
         }
 
         var failure = error switch
@@ -538,7 +493,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         };
         if (failure != ForwarderError.ClientAborted)
         {
-            Connections.Services.Routing.FailureLog.ForwardingFailed(_destination!.Name, failure, new SocketException((int)error));
+            Connections.Services.Routing.FailureLog.ForwardingFailed(_state.Destination!.Name, failure, new SocketException((int)error));
         }
 
         _connected.SetResult((null, failure));
@@ -555,21 +510,21 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
             return;
         }
 
-        if (_step != RelayStep.Connecting)
+        if (_state.Step != RelayStep.Connecting)
         {
-            Connections.NoUpstream(_route, _client, _destination, _start, _received);
+            Connections.NoUpstream(_state.Route, _state.Client, _state.Destination, _state.Start, _state.Received);
             Discard();
             return;
         }
 
-        _step = RelayStep.Relaying;
-        _header = [];
-        _lastActivity = Environment.TickCount64;
+        _state.Step = RelayStep.Relaying;
+        _state.Header = [];
+        _state.LastActivity = Environment.TickCount64;
         _home.Schedule(this);
 
         // Only a socket that reported something meanwhile is read now: a socket with nothing to read costs no call.
-        var (client, upstream) = (_clientEvents, _upstreamEvents);
-        (_clientEvents, _upstreamEvents) = (0, 0);
+        var (client, upstream) = (_state.ClientEvents, _state.UpstreamEvents);
+        (_state.ClientEvents, _state.UpstreamEvents) = (0, 0);
         if (client != 0)
         {
             Relay(client: true, client);
@@ -589,9 +544,9 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
             return;
         }
 
-        var step = _step;
-        _step = RelayStep.Over;
-        _end = end;
+        var step = _state.Step;
+        _state.Step = RelayStep.Over;
+        _state.End = end;
         _toUpstream.Release();
         _toClient.Release();
         if (reset >= 0)
@@ -608,7 +563,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
         CloseUpstream();
         CloseClient();
         var relayed = step == RelayStep.Relaying;
-        Connections.Ended(_route, _client, relayed ? _destination : null, _end, _fromClient, _toClientBytes, _start, _received);
+        Connections.Ended(_state.Route, _state.Client, relayed ? _state.Destination : null, _state.End, _state.FromClient, _state.ToClient, _state.Start, _state.Received);
         Connections.Exit();
         if (step == RelayStep.Connecting)
         {
@@ -622,7 +577,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     /// <summary>Closes the client's connection unrelayed (its end counted and logged by the caller).</summary>
     private void Discard()
     {
-        _step = RelayStep.Over;
+        _state.Step = RelayStep.Over;
         CloseClient();
         Connections.Exit();
         ReturnWhenUnused();
@@ -630,7 +585,7 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
 
     private void CloseClient()
     {
-        Loop.Unregister(_clientSlot);
+        Loop.Unregister(_state.ClientSlot);
         _home.Remove(this);
         LinuxCalls.Close(ClientFd);
     }
@@ -642,14 +597,14 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
             return;
         }
 
-        if (_upstreamSlot >= 0)
+        if (_state.UpstreamSlot >= 0)
         {
-            Loop.Unregister(_upstreamSlot);
-            _upstreamSlot = -1;
+            Loop.Unregister(_state.UpstreamSlot);
+            _state.UpstreamSlot = -1;
         }
 
         LinuxCalls.Close(UpstreamFd);
-        UpstreamFd = -1;
+        _state.UpstreamFd = -1;
     }
 
     private unsafe IPEndPoint? LocalAddress()

@@ -68,15 +68,11 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     private static byte* t_start;
 
     private readonly LoopRelay _relay;
-    private byte[]? _unsent;
-    private int _unsentOffset;
+    private SpliceDirectionState _state;
     private SplicePipe? _pipe;
-    private nint _pending;
 
     /// <summary>The most a splice into <see cref="_pipe"/> moves, set when the pipe is taken.</summary>
     private int _spliceLength;
-    private bool _bulk;
-    private bool _unsentBounded;
 
     /// <param name="fromClient">Whether the source is the client's socket.</param>
     public SpliceDirection(LoopRelay relay, bool fromClient)
@@ -91,23 +87,31 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     public bool ResumePosted { get; private set; }
 
     /// <summary>Whether bytes wait for the destination's room: the source's readiness is left until they have gone.</summary>
-    public bool WaitsForDestination { get; private set; }
+    public bool WaitsForDestination => _state.WaitsForDestination;
 
     /// <summary>
     /// Set when epoll reported the source's end of stream, a reset or an error with its readiness: it is read until it
     /// says so, where a short receive would otherwise end the turn (no later edge would come for it).
     /// </summary>
-    public bool SourceClosing { get; set; }
+    public bool SourceClosing
+    {
+        get => _state.SourceClosing;
+        set => _state.SourceClosing = value;
+    }
 
     /// <summary>
     /// Set when epoll reported the source's FIN with no error: a short receive then took every byte before it (the FIN is
     /// taken in order, after them), and those bytes are sent corked (<c>MSG_MORE</c>), so that the FIN the next receive
     /// finds leaves with them in one segment when it is passed on (its shutdown or close pushes the corked bytes).
     /// </summary>
-    public bool SourceFinished { get; set; }
+    public bool SourceFinished
+    {
+        get => _state.SourceFinished;
+        set => _state.SourceFinished = value;
+    }
 
     /// <summary>The source's end of stream was passed on.</summary>
-    public bool Ended { get; private set; }
+    public bool Ended => _state.Ended;
 
     private int SourceFd => FromClient ? _relay.ClientFd : _relay.UpstreamFd;
 
@@ -128,7 +132,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     {
         for (var turn = 0; turn < MovesPerTurn; turn++)
         {
-            if (_unsent is not null || _pending > 0)
+            if (_state.Unsent is not null || _state.Pending > 0)
             {
                 if (!SendWaiting())
                 {
@@ -143,7 +147,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
                 return;
             }
 
-            if (!(_bulk ? SpliceIn() : CopyOnce()))
+            if (!(_state.Bulk ? SpliceIn() : CopyOnce()))
             {
                 return;
             }
@@ -186,7 +190,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
             return;
         }
 
-        if (_pending == 0)
+        if (_state.Pending == 0)
         {
             Pipes.Return(_pipe);
         }
@@ -198,19 +202,8 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         _pipe = null;
     }
 
-    /// <summary>As new, for the next connection of the relay given back (its pipe released when the relay ended).</summary>
-    public void Clear()
-    {
-        _unsent = null;
-        _unsentOffset = 0;
-        _pending = 0;
-        _bulk = false;
-        _unsentBounded = false;
-        WaitsForDestination = false;
-        SourceClosing = false;
-        SourceFinished = false;
-        Ended = false;
-    }
+    /// <summary>A connection begins: the direction's state made new in one assignment (the pipe was released when the relay's last connection ended).</summary>
+    public void Begin() => _state = default;
 
     /// <summary>The rest of a turn that ran out of moves; a destination found full meanwhile resumes it with its output readiness instead.</summary>
     private void Resume()
@@ -258,20 +251,20 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         if (sent < read)
         {
             // The destination is full: the rest waits in an array of its own for its room.
-            _unsent = new ReadOnlySpan<byte>(start + sent, (int)(read - sent)).ToArray();
-            _unsentOffset = 0;
-            WaitsForDestination = true;
+            _state.Unsent = new ReadOnlySpan<byte>(start + sent, (int)(read - sent)).ToArray();
+            _state.UnsentOffset = 0;
+            _state.WaitsForDestination = true;
             return false;
         }
 
         // A short receive drained the source, unless its end of stream had come too, which only a receive of 0 says.
-        _bulk = read == CopySize;
-        if (_bulk && FromClient && !_unsentBounded)
+        _state.Bulk = read == CopySize;
+        if (_state.Bulk && FromClient && !_state.UnsentBounded)
         {
             BoundUnsent();
         }
 
-        return _bulk || SourceClosing;
+        return _state.Bulk || SourceClosing;
     }
 
     /// <summary>The loop thread's receive buffer, made on its first use.</summary>
@@ -290,7 +283,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// <summary>Sets <see cref="UpstreamUnsentLimit"/> on the destination, once: a relay of small messages never makes the call.</summary>
     private void BoundUnsent()
     {
-        _unsentBounded = true;
+        _state.UnsentBounded = true;
         var limit = UpstreamUnsentLimit;
         LinuxCalls.SetSocketOption(DestinationFd, LinuxCalls.IpProtoTcp, LinuxCalls.TcpNotSentLowWater, &limit, sizeof(int));
     }
@@ -308,7 +301,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
             if (_pipe is null)
             {
                 // Out of descriptors: the rest is copied, one receive at a time.
-                _bulk = false;
+                _state.Bulk = false;
                 return true;
             }
 
@@ -319,14 +312,14 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         var read = LinuxCalls.Splice(SourceFd, 0, _pipe.WriteEnd, 0, (nuint)_spliceLength, Flags);
         if (read > 0)
         {
-            _pending = read;
+            _state.Pending = read;
             return true;
         }
 
         var error = Marshal.GetLastPInvokeError();
         Pipes.Return(_pipe);
         _pipe = null;
-        _bulk = false;
+        _state.Bulk = false;
         SourceStopped(read, error);
         return false;
     }
@@ -336,7 +329,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     {
         if (result == 0)
         {
-            Ended = true;
+            _state.Ended = true;
             _relay.SourceEnded(FromClient);
         }
         else if (error != LinuxCalls.EAgain)
@@ -349,30 +342,30 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     private bool SendWaiting()
     {
         nint sent;
-        if (_unsent is { } unsent)
+        if (_state.Unsent is { } unsent)
         {
             fixed (byte* start = unsent)
             {
-                sent = LinuxCalls.Send(DestinationFd, start + _unsentOffset, (nuint)(unsent.Length - _unsentOffset), LinuxCalls.MsgNosignal);
+                sent = LinuxCalls.Send(DestinationFd, start + _state.UnsentOffset, (nuint)(unsent.Length - _state.UnsentOffset), LinuxCalls.MsgNosignal);
             }
 
-            if (sent > 0 && (_unsentOffset += (int)sent) == unsent.Length)
+            if (sent > 0 && (_state.UnsentOffset += (int)sent) == unsent.Length)
             {
-                _unsent = null;
+                _state.Unsent = null;
             }
         }
         else
         {
-            sent = LinuxCalls.Splice(_pipe!.ReadEnd, 0, DestinationFd, 0, (nuint)_pending, Flags);
+            sent = LinuxCalls.Splice(_pipe!.ReadEnd, 0, DestinationFd, 0, (nuint)_state.Pending, Flags);
             if (sent > 0)
             {
-                _pending -= sent;
+                _state.Pending -= sent;
             }
         }
 
         if (sent >= 0)
         {
-            WaitsForDestination = false;
+            _state.WaitsForDestination = false;
             _relay.Moved(FromClient, sent);
             return true;
         }
@@ -380,7 +373,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         var error = Marshal.GetLastPInvokeError();
         if (error == LinuxCalls.EAgain)
         {
-            WaitsForDestination = true;
+            _state.WaitsForDestination = true;
         }
         else
         {

@@ -1,0 +1,35 @@
+namespace LLRP.Tcp.Loop;
+
+/// <summary>
+/// What a <see cref="SpliceDirection"/> knows of one connection's bytes: made new in one assignment when its relay begins
+/// a connection, so a direction taken again from its loop starts every field as new, a field added here included. The
+/// pooled parts (the pipe, taken and given back while bytes are in flight) and the posted resumption stay on the direction.
+/// </summary>
+internal struct SpliceDirectionState
+{
+    /// <summary>Bytes received that the destination had no room for, in an array of their own, from <see cref="UnsentOffset"/>.</summary>
+    public byte[]? Unsent;
+
+    public int UnsentOffset;
+
+    /// <summary>Bytes in the pipe, not yet spliced to the destination.</summary>
+    public nint Pending;
+
+    /// <summary>The last receive filled the buffer: the source's bytes go by splice until it would block.</summary>
+    public bool Bulk;
+
+    /// <summary><c>TCP_NOTSENT_LOWAT</c> was set on the destination (once per connection).</summary>
+    public bool UnsentBounded;
+
+    /// <inheritdoc cref="SpliceDirection.WaitsForDestination"/>
+    public bool WaitsForDestination;
+
+    /// <inheritdoc cref="SpliceDirection.SourceClosing"/>
+    public bool SourceClosing;
+
+    /// <inheritdoc cref="SpliceDirection.SourceFinished"/>
+    public bool SourceFinished;
+
+    /// <inheritdoc cref="SpliceDirection.Ended"/>
+    public bool Ended;
+}
