@@ -19,9 +19,10 @@ internal sealed class RelayLoop : IDisposable
     /// <summary>
     /// The gathering pause after an iteration that spliced a download: the thread sleeps on its own timer instead of in
     /// <c>epoll_wait</c>, so the destination's next segments do not each wake it with an inter-processor interrupt that
-    /// the destination's core pays (the core that a relayed download waits on). 100 µs moved the download 1.10–1.18× as
-    /// fast as no pause in the quietest by-hand rounds at the same or less relay CPU, and did better than 20 or 50 µs
-    /// (docs/benchmarks.md, "TCP 1 GiB download: the destination's core pays for waking the relay").
+    /// the destination's core pays (the core that a relayed download waits on). With 100 µs a lone 1 GiB download ran
+    /// 1.14× as fast (median of five interleaved pairs, faster in four) at about the same relay CPU and with half the
+    /// wake interrupts; 20 and 50 µs gained less (docs/benchmarks.md, "TCP 1 GiB download: the destination's core pays
+    /// for waking the relay").
     /// </summary>
     private const long SplicedPauseNs = 100_000;
 
