@@ -64,6 +64,9 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
 
     public EventLoop Loop => _home.Loop;
 
+    /// <summary>The relay loop this relay lives on.</summary>
+    public RelayLoop Home => _home;
+
     public int ClientFd => _state.ClientFd;
 
     /// <summary>The upstream connection's descriptor; -1 until a connect begins.</summary>

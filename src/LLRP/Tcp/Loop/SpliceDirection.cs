@@ -24,7 +24,7 @@ namespace LLRP.Tcp.Loop;
 /// bound, and the pipe holds what the client sent meanwhile, taken in one splice where a pipe of 64 KiB took many; the
 /// relay's CPU per GiB uploaded fell by 14–37% in three same runs (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload").
 /// The direction to the client splices 64 KiB at a time: its socket is unbounded and buffers megabytes itself, and a wide
-/// pipe there gained nothing.
+/// pipe there gained nothing. Its splices make the loop pause before it waits again (<see cref="RelayLoop.Spliced"/>).
 /// </summary>
 internal sealed unsafe class SpliceDirection : IReadinessHandler
 {
@@ -313,6 +313,11 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         if (read > 0)
         {
             _state.Pending = read;
+            if (!FromClient)
+            {
+                _relay.Home.Spliced();
+            }
+
             return true;
         }
 

@@ -10,8 +10,8 @@ namespace LLRP.Transport.Epoll;
 /// (<c>EPOLLET</c>) for input and output at once, made once per socket: no <c>epoll_ctl</c> per read or write, and the
 /// handler reads until a short read, which is also what an edge requires. Sockets are registered and closed on the loop's
 /// thread only, so a descriptor is never reused while the loop still acts on it.
-/// A loop made with a gathering condition (the relay loops) pauses <see cref="GatherPauseNs"/> after an iteration that
-/// had work and found nothing more, while the condition holds, before it waits again: what arrives meanwhile is read
+/// A loop made with a gathering condition (the relay loops) pauses after an iteration that had work and found nothing
+/// more, for as long as the condition says (<see cref="GatherPauseNs"/> for several connections), before it waits again: what arrives meanwhile is read
 /// in one iteration, where a thread asleep in <c>epoll_wait</c> is woken by the first arrival, each wake an
 /// inter-processor interrupt that the sending core pays (on a virtual machine, usually a VM exit) and that this core leaves its
 /// idle state for. During the pause the thread is not on epoll's wait queue, so no arrival wakes it: its own timer
@@ -25,7 +25,7 @@ internal sealed unsafe class EventLoop : IDisposable
     /// The gathering pause: 20 µs, which did better than 50 µs in requests/s through a TCP route with 32 keep-alive
     /// connections (docs/benchmarks.md, "Relay loops gather arrivals").
     /// </summary>
-    private const long GatherPauseNs = 20_000;
+    public const long GatherPauseNs = 20_000;
 
     /// <summary>The timer slack of a gathering loop's thread (the kernel's default, 50 µs, would more than triple the pause).</summary>
     private const nuint GatherTimerSlackNs = 1_000;
@@ -52,7 +52,7 @@ internal sealed unsafe class EventLoop : IDisposable
     private readonly CancellationTokenSource _stopped = new();
     private readonly Lock _wakeGate = new();
     private readonly Action<long>? _tick;
-    private readonly Func<bool>? _gathers;
+    private readonly Func<long>? _gathers;
     private readonly int _tickMs;
     private long _nextTick;
     private int _wakePending;
@@ -61,8 +61,8 @@ internal sealed unsafe class EventLoop : IDisposable
 
     /// <param name="tick">Called on the loop's thread every <paramref name="tickMs"/> milliseconds or a little later (the wait for
     /// readiness ends then), with <see cref="Environment.TickCount64"/>; null for none.</param>
-    /// <param name="gathers">Whether the loop pauses to gather arrivals now (asked on the loop's thread); null for never.</param>
-    public EventLoop(int id, Action<long>? tick = null, int tickMs = 0, Func<bool>? gathers = null)
+    /// <param name="gathers">How long the loop pauses to gather arrivals now, in nanoseconds, 0 for not (asked on the loop's thread); null for never.</param>
+    public EventLoop(int id, Action<long>? tick = null, int tickMs = 0, Func<long>? gathers = null)
     {
         Id = id;
         _tick = tick;
@@ -281,7 +281,8 @@ internal sealed unsafe class EventLoop : IDisposable
     private int Wait(byte* events, bool worked)
     {
         var timeout = WaitMs();
-        if (timeout == 0 || !worked || _gathers is null || !_gathers())
+        var pauseNs = timeout == 0 || !worked || _gathers is null ? 0 : _gathers();
+        if (pauseNs <= 0)
         {
             return LinuxCalls.EpollWait(_epoll, events, MaxEvents, timeout);
         }
@@ -292,7 +293,7 @@ internal sealed unsafe class EventLoop : IDisposable
             return ready;
         }
 
-        var pause = stackalloc long[2] { 0, GatherPauseNs };
+        var pause = stackalloc long[2] { 0, pauseNs };
         LinuxCalls.NanoSleep(pause, null);
         return LinuxCalls.EpollWait(_epoll, events, MaxEvents, WaitMs());
     }
