@@ -85,35 +85,6 @@ internal sealed partial class EpollConnection
         }
     }
 
-    /// <summary>
-    /// Sends <paramref name="bytes"/> at once, without the output pipe, when called on the loop's thread with nothing of the
-    /// output waiting (no flush pending or unflushed, the socket connected and not full, the output not ended): one
-    /// <c>send</c> from the caller's buffer, where the pipe would take a block, lock twice and send at the iteration's end.
-    /// Returns how many bytes the socket took: 0 when they cannot leave at once or the send failed (the output's next send
-    /// then meets the error). The caller writes the rest to the output as usual. Called only by the output's one writer,
-    /// so nothing it wrote can wait in the pipe unseen here.
-    /// </summary>
-    public unsafe int TrySendNow(ReadOnlySpan<byte> bytes)
-    {
-        if (!_loop.IsCurrent || Volatile.Read(ref _sendRequested) != 0 || _waitingWritable || _outputEnded || _isClosed || _disposeRequested
-            || _connecting is not null || _slot < 0 || _output.Writer.UnflushedBytes != 0)
-        {
-            return 0;
-        }
-
-        nint result;
-        fixed (byte* start = bytes)
-        {
-            do
-            {
-                result = LinuxCalls.Send(_fd, start, (nuint)bytes.Length, LinuxCalls.MsgNosignal);
-            }
-            while (result < 0 && Marshal.GetLastPInvokeError() == LinuxCalls.EIntr);
-        }
-
-        return result < 0 ? 0 : (int)result;
-    }
-
     /// <summary>Aborting: one send of what waits in the output, whatever the socket takes of it at once, then the close.</summary>
     private void SendFlushedAndClose()
     {

@@ -9,7 +9,6 @@ using LLRP.Configuration.Routes;
 using LLRP.Diagnostics;
 using LLRP.Http1;
 using LLRP.Tasks;
-using LLRP.Transport.Epoll;
 using LLRP.Upstream.HttpClient;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
@@ -44,16 +43,6 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
 
     /// <summary>Whether it serves every HTTP/1.1 destination's streams (<see cref="Serves"/>), or only those of destinations sending the PROXY protocol.</summary>
     public bool SharesConnections => upstream.SharesConnections;
-
-    /// <summary>The initial size of a thread's buffer for request heads sent at once; it grows to the largest head written.</summary>
-    private const int HeadBufferSize = 1024;
-
-    /// <summary>The largest request body sent at once with its head; a larger one is pumped through the output.</summary>
-    private const int MaxBodySentAtOnce = 16 * 1024;
-
-    /// <summary>The request head sent at once from an event loop's thread (<see cref="Send"/>); one per thread, free again when the send returns.</summary>
-    [ThreadStatic]
-    private static ArrayBufferWriter<byte>? t_head;
 
     private readonly ResponseHead _response = new();
     private readonly TrailerSectionReader _trailers = new(chunkLimits.MaxTrailerSize);
@@ -169,86 +158,16 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         }
     }
 
-    /// <summary>
-    /// Writes the request head on <see cref="UpstreamSession.Connection"/> and starts the body's pump (or the head's flush).
-    /// A request without a body, or whose body of known length is all in already (<see cref="TakeWholeBody"/>), on an epoll
-    /// connection served by this thread with no output waiting (a pooled connection, as most are), is written into this
-    /// thread's buffer and sent at once (<see cref="EpollConnection.TrySendNow"/>): no block of the output pipe, no flush
-    /// scheduled; what the socket did not take goes through the output as before.
-    /// </summary>
+    /// <summary>Writes the request head on <see cref="UpstreamSession.Connection"/> and starts the body's pump (or the head's flush).</summary>
     private void Send(RequestHead head, RequestRewriter rewriter, PipeReader? body, IHttpRequestTrailersFeature? bodyTrailers)
     {
         var connection = upstream.Connection;
-        _body = body;
-        _receivedAny = false;
-        var size = head.Source.Length + rewriter.Overhead;
-        if (connection.Epoll is { Loop.IsCurrent: true } socket && TakeWholeBody(body, head, out var whole))
-        {
-            var bytes = t_head ??= new ArrayBufferWriter<byte>(HeadBufferSize);
-            bytes.ResetWrittenCount();
-            var direct = new BufferWriter<ArrayBufferWriter<byte>>(bytes, size + (int)whole.Length);
-            rewriter.WriteHead(ref direct, head);
-            direct.Write(whole);
-            direct.Commit();
-            body?.AdvanceTo(whole.End);
-            var sent = socket.TrySendNow(bytes.WrittenSpan);
-            if (sent == bytes.WrittenCount)
-            {
-                _pump = new ValueTask<bool>(true);
-                return;
-            }
-
-            connection.Output.Write(bytes.WrittenSpan[sent..]);
-            _pump = RequestBodyPump.FlushAsync(connection.Output);
-            return;
-        }
-
-        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(connection.Output), size);
+        var writer = new BufferWriter<PipeWriterAdapter>(new PipeWriterAdapter(connection.Output), head.Source.Length + rewriter.Overhead);
         rewriter.WriteHead(ref writer, head);
         writer.Commit();
+        _body = body;
+        _receivedAny = false;
         _pump = body is null ? RequestBodyPump.FlushAsync(connection.Output) : PumpAsync(body, bodyTrailers, connection, head.Framing == BodyFraming.Chunked);
-    }
-
-    /// <summary>
-    /// The whole request body when it can leave with the head at once: none, or one of known length (Content-Length, no
-    /// trailers to carry) that all arrived already and is at most <see cref="MaxBodySentAtOnce"/> bytes (a POST whose DATA
-    /// came with its HEADERS). False leaves the body unread for the pump, which then meets whatever failed here again.
-    /// </summary>
-    private static bool TakeWholeBody(PipeReader? body, RequestHead head, out ReadOnlySequence<byte> whole)
-    {
-        whole = default;
-        if (body is null)
-        {
-            return true;
-        }
-
-        if (head.Framing != BodyFraming.ContentLength)
-        {
-            return false;
-        }
-
-        ReadResult result;
-        try
-        {
-            if (!body.TryRead(out result))
-            {
-                return false;
-            }
-        }
-        catch (Exception)
-        {
-            // The pump reads again and meets the same failure, which it answers by its own rule.
-            return false;
-        }
-
-        if (!result.IsCompleted || result.IsCanceled || result.Buffer.Length > MaxBodySentAtOnce)
-        {
-            body.AdvanceTo(result.Buffer.Start);
-            return false;
-        }
-
-        whole = result.Buffer;
-        return true;
     }
 
     /// <summary>Reads the response head on: true with the answer once decided, false while a read waits (<see cref="OnHeadRead"/> then goes on).</summary>

@@ -1,7 +1,6 @@
 using System.IO.Pipelines;
 using LLRP.Configuration;
 using LLRP.Diagnostics;
-using LLRP.Transport.Epoll;
 using Microsoft.AspNetCore.Connections;
 
 namespace LLRP.Upstream.Sockets;
@@ -19,9 +18,6 @@ internal sealed class UpstreamConnection(ConnectionContext transport, Destinatio
 
     /// <summary>The epoll transport's event loop that serves this connection, or <see cref="NoLoop"/>.</summary>
     public int Loop { get; init; } = NoLoop;
-
-    /// <summary>The epoll transport's connection under this one, whose bytes may leave without the output pipe; null over .NET's sockets.</summary>
-    public EpollConnection? Epoll { get; } = transport as EpollConnection;
 
     public PipeReader Input => transport.Transport.Input;
 
