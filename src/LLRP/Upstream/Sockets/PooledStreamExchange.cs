@@ -88,10 +88,11 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         EndPoint? client, EndPoint? local, CancellationToken timeout)
     {
         upstream.SpeakFor(client, local);
+        (_destination, _head, _rewriter, _timeout) = (destination, head, rewriter, timeout);
         var ensured = upstream.EnsureAsync(destination);
         if (!ensured.IsCompletedSuccessfully)
         {
-            return SendSlowAsync(ensured, destination, head, rewriter, body, bodyTrailers, timeout, resent: false);
+            return SendSlowAsync(ensured, body, bodyTrailers, resent: false);
         }
 
         if (ensured.Result is var error and not ForwarderError.None)
@@ -100,7 +101,6 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         }
 
         Send(head, rewriter, body, bodyTrailers);
-        (_destination, _head, _rewriter, _timeout) = (destination, head, rewriter, timeout);
         _headWait.Reset();
         if (ReadHead(out var answered))
         {
@@ -110,52 +110,44 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         return new ValueTask<ForwarderError>(this, _headWait.Version);
     }
 
-    /// <summary><see cref="SendAsync"/> as an async method: the connection still to be made, or the request written again.</summary>
+    /// <summary>
+    /// <see cref="SendAsync"/> as an async method, for the request <see cref="SendAsync"/> kept (<see cref="_head"/> and the
+    /// fields beside it): the connection still to be made, or the request written again (<see cref="RepeatAsync"/>).
+    /// </summary>
     /// <param name="ensured">The connection's making, started.</param>
     /// <param name="resent">The request was written once already: it is not repeated again.</param>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwarderError> SendSlowAsync(
-        ValueTask<ForwarderError> ensured, DestinationEndpoint destination, RequestHead head, RequestRewriter rewriter, PipeReader? body,
-        IHttpRequestTrailersFeature? bodyTrailers, CancellationToken timeout, bool resent)
+        ValueTask<ForwarderError> ensured, PipeReader? body, IHttpRequestTrailersFeature? bodyTrailers, bool resent)
     {
-        var error = await ensured;
+        if (await ensured is var error and not ForwarderError.None)
+        {
+            return error;
+        }
+
+        var head = _head!;
+        Send(head, _rewriter!, body, bodyTrailers);
+        var input = upstream.Connection.Input;
+        ForwarderError answered;
         while (true)
         {
-            if (error != ForwarderError.None)
+            ReadResult result;
+            try
             {
-                return error;
+                result = await input.ReadAsync(_timeout);
+            }
+            catch (Exception e) when (Failed(e, out answered))
+            {
+                break;
             }
 
-            Send(head, rewriter, body, bodyTrailers);
-            var input = upstream.Connection.Input;
-            ForwarderError answered;
-            while (true)
+            if (TryTakeHead(input, result, out answered))
             {
-                ReadResult result;
-                try
-                {
-                    result = await input.ReadAsync(timeout);
-                }
-                catch (Exception e) when (Failed(e, out answered))
-                {
-                    break;
-                }
-
-                if (TryTakeHead(input, result, out answered))
-                {
-                    break;
-                }
+                break;
             }
-
-            if (!Repeats(answered, resent, body, head))
-            {
-                return answered;
-            }
-
-            resent = true;
-            await EndAsync(completed: false);
-            error = await upstream.EnsureAsync(destination);
         }
+
+        return Repeats(answered, resent, body, head) ? await RepeatAsync() : answered;
     }
 
     /// <summary>Writes the request head on <see cref="UpstreamSession.Connection"/> and starts the body's pump (or the head's flush).</summary>
@@ -256,12 +248,12 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         _headWait.SetResult(answered);
     }
 
-    /// <summary>The request of the fast path (one without a body, <see cref="Repeats"/>) once more, on a new connection.</summary>
+    /// <summary>The request (one without a body, <see cref="Repeats"/>) once more, on a new connection.</summary>
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder<>))]
     private async ValueTask<ForwarderError> RepeatAsync()
     {
         await EndAsync(completed: false);
-        return await SendSlowAsync(upstream.EnsureAsync(_destination!), _destination!, _head!, _rewriter!, body: null, bodyTrailers: null, _timeout, resent: true);
+        return await SendSlowAsync(upstream.EnsureAsync(_destination!), body: null, bodyTrailers: null, resent: true);
     }
 
     /// <summary>
