@@ -13,7 +13,7 @@ public static class UnknownKeys
 {
     /// <summary>Sections read as a whole, by LLRP or by the host, whose inner keys are not checked here.</summary>
     private static readonly string[] Sections =
-        [ConfigurationKeys.DestinationsSection.Name, ConfigurationKeys.ReverseProxySection.Name, "Logging", "Kestrel", "AllowedHosts", "contentRoot", "environment", "applicationName"];
+        [ConfigurationKeys.DestinationsSection.Name, ConfigurationKeys.ReverseProxySection.Name, "Logging", "Kestrel", "AllowedHosts", "contentRoot", "environment", "applicationName", "hostBuilder"];
 
     private static readonly string[] Keys =
     [

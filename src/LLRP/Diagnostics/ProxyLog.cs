@@ -29,6 +29,9 @@ internal static partial class ProxyLog
     [LoggerMessage(7, LogLevel.Error, "The reloaded configuration's routes and clusters were ignored, the current ones stay: {Error}")]
     public static partial void RoutingReloadRefused(ILogger logger, string error);
 
+    [LoggerMessage(8, LogLevel.Warning, "Hot reload is off for the settings files in {Directory}: they cannot be watched ({Reason}); a change to them takes a restart")]
+    public static partial void SettingsNotWatched(ILogger logger, string directory, string reason);
+
     [LoggerMessage(20, LogLevel.Warning, "Unknown configuration key '{Key}' ({Source}) is ignored; did you mean '{Nearest}'?")]
     public static partial void UnknownKey(ILogger logger, string key, string source, string nearest);
 

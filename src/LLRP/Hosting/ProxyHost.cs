@@ -23,6 +23,9 @@ public static class ProxyHost
 {
     private const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
 
+    /// <summary>The host's key for its own watch of the settings files, turned off.</summary>
+    public const string HostReloadKey = "hostBuilder:reloadConfigOnChange";
+
     /// <summary>The category the generic host logs a failed start under.</summary>
     private const string HostCategory = "Microsoft.Extensions.Hosting.Internal.Host";
 
@@ -33,7 +36,8 @@ public static class ProxyHost
         WebApplicationBuilder builder;
         try
         {
-            builder = WebApplication.CreateSlimBuilder(args);
+            // The host's watch of the settings files covers the content root's whole tree; SettingsFileWatcher, below, replaces it.
+            builder = WebApplication.CreateSlimBuilder([.. args, $"--{HostReloadKey}=false"]);
         }
         catch (InvalidDataException e)
         {
@@ -53,6 +57,8 @@ public static class ProxyHost
         }
 
         builder.Services.AddSingleton(reloadErrors);
+        var settingsFiles = SettingsFileWatcher.FilesOf(builder.Configuration);
+        builder.Services.AddHostedService(provider => new SettingsFileWatcher(builder.Configuration, settingsFiles, provider.GetRequiredService<ILogger<SettingsFileWatcher>>()));
         var unknownKeys = UnknownKeys.Find(builder.Configuration).ToList();
 
         builder.Logging.SetMinimumLevel(LogLevel.Warning);

@@ -2,6 +2,7 @@ using LLRP.FunctionalTests.Hardening;
 using LLRP.FunctionalTests.Infrastructure;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Primitives;
 
 namespace LLRP.FunctionalTests.Destinations;
@@ -131,6 +132,30 @@ public sealed class HotReloadTests
         }
 
         return names;
+    }
+
+    /// <summary>
+    /// A file replaced whole (written beside it, then renamed over it, as editors and deployment tools save) is read again,
+    /// as is appsettings.{environment}.json, whose keys take precedence over appsettings.json's.
+    /// </summary>
+    [Fact]
+    public async Task ReplacedByRename_AndEnvironmentFile_Reloaded()
+    {
+        await using var first = DestinationOrigin.Start("A");
+        await using var second = DestinationOrigin.Start("B");
+        await using var third = DestinationOrigin.Start("C");
+        using var root = ContentRoot.WithDestinations(first.Url);
+        await using var proxy = await TestHosts.StartProxyInContentRootAsync(root, LlrpModes.RawPooled);
+        Assert.Equal("A", (await proxy.GetOnNewConnectionAsync("/before")).BodyText);
+
+        var written = Path.Combine(root.Path, "appsettings.json.new");
+        File.WriteAllText(written, $$"""{"destinations":[{"address":"{{second.Url}}"}]}""");
+        File.Move(written, root.SettingsFile, overwrite: true);
+        await Deadline.UntilAsync(async () => (await proxy.GetOnNewConnectionAsync("/renamed")).BodyText == "B", "The file renamed over appsettings.json taken");
+
+        var environment = proxy.Services.GetRequiredService<IHostEnvironment>().EnvironmentName;
+        File.WriteAllText(Path.Combine(root.Path, $"appsettings.{environment}.json"), $$"""{"destinations":[{"address":"{{third.Url}}"}]}""");
+        await Deadline.UntilAsync(async () => (await proxy.GetOnNewConnectionAsync("/environment")).BodyText == "C", $"appsettings.{environment}.json taken");
     }
 
     /// <summary>Completes when the proxy's configuration next reloads (its appsettings.json was read again).</summary>

@@ -14,6 +14,9 @@ public sealed class AppProcess : IAsyncDisposable
 
     private AppProcess(Process process) => _process = process;
 
+    /// <summary>The process's id.</summary>
+    public int Id => _process.Id;
+
     /// <summary>Every line written so far, stdout and stderr together, in the order they were read.</summary>
     public IReadOnlyList<string> Lines => [.. _lines];
 
