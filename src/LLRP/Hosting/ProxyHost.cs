@@ -24,7 +24,7 @@ public static class ProxyHost
     private const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
 
     /// <summary>The host's key for its own watch of the settings files, turned off.</summary>
-    public const string HostReloadKey = "hostBuilder:reloadConfigOnChange";
+    private const string HostReloadKey = "hostBuilder:reloadConfigOnChange";
 
     /// <summary>The category the generic host logs a failed start under.</summary>
     private const string HostCategory = "Microsoft.Extensions.Hosting.Internal.Host";
