@@ -30,7 +30,9 @@ public static class DownstreamHost
         WebApplicationBuilder builder;
         try
         {
-            builder = WebApplication.CreateSlimBuilder(args);
+            // The origin reads its settings once: the host's watch for changes would cover the content root's whole tree
+            // (one inotify watch per directory below it, each write there handled), in LLRP's process when embedded.
+            builder = WebApplication.CreateSlimBuilder([.. args, "--hostBuilder:reloadConfigOnChange=false"]);
         }
         catch (InvalidDataException e)
         {

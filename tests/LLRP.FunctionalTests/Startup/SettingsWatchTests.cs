@@ -12,15 +12,34 @@ public sealed class SettingsWatchTests
     [Fact]
     public async Task ContentRootWithSubdirectories_OneInotifyWatch()
     {
-        using var root = ContentRoot.WithDestinations("http://127.0.0.1:1");
+        using var root = RootWithTree(ContentRoot.WithDestinations("http://127.0.0.1:1"));
+        await using var proxy = AppProcess.StartProxy(root.Path, ["--urls=http://127.0.0.1:0"]);
+        await proxy.ListeningPortAsync("LLRP listening on ");
+        Assert.Equal(1, InotifyWatches(proxy.Id));
+    }
+
+    /// <summary>The bundled origin, embedded when no destination is configured, reads its settings once and watches nothing.</summary>
+    [Fact]
+    public async Task EmbeddedOrigin_AddsNoWatch()
+    {
+        using var root = RootWithTree(ContentRoot.Empty());
+        await using var proxy = AppProcess.StartProxy(root.Path, ["--urls=http://127.0.0.1:0", $"--origin.urls=http://127.0.0.1:{LoopbackPort.Closed()}"]);
+        var port = await proxy.ListeningPortAsync("LLRP listening on ");
+        await using var client = await RawHttpClient.ConnectAsync(port);
+        await client.SendAsync("GET /?s=2 HTTP/1.1\r\nHost: client.test\r\n\r\n");
+        Assert.Equal("ab", (await client.ReadResponseAsync()).BodyText);
+        Assert.Equal(1, InotifyWatches(proxy.Id));
+    }
+
+    /// <summary><paramref name="root"/> with 20 directory trees below it, as logs or a build's output make.</summary>
+    private static ContentRoot RootWithTree(ContentRoot root)
+    {
         for (var i = 0; i < 20; i++)
         {
             Directory.CreateDirectory(Path.Combine(root.Path, $"logs{i}", "a", "b"));
         }
 
-        await using var proxy = AppProcess.StartProxy(root.Path, ["--urls=http://127.0.0.1:0"]);
-        await proxy.ListeningPortAsync("LLRP listening on ");
-        Assert.Equal(1, InotifyWatches(proxy.Id));
+        return root;
     }
 
     /// <summary>The inotify watches held by process <paramref name="pid"/>: the <c>inotify wd:</c> lines of its inotify descriptors.</summary>
