@@ -41,14 +41,21 @@ public sealed class ChildProcess : IAsyncDisposable
     /// <param name="environment">Variables added to the runner's environment.</param>
     /// <param name="cpus">A <c>taskset -c</c> CPU list, or null to leave the affinity inherited.</param>
     /// <param name="logPath">Where stdout and stderr go.</param>
+    /// <param name="workingDirectory">Its working directory, created if missing; null for the runner's.</param>
     public static ChildProcess Start(
         string fileName,
         IEnumerable<string> arguments,
         IReadOnlyDictionary<string, string> environment,
         string? cpus,
-        string logPath)
+        string logPath,
+        string? workingDirectory = null)
     {
         var startInfo = IsolatedStartInfo.Create(fileName, arguments, cpus);
+        if (workingDirectory is not null)
+        {
+            startInfo.WorkingDirectory = Directory.CreateDirectory(workingDirectory).FullName;
+        }
+
         foreach (var (name, value) in environment)
         {
             startInfo.Environment[name] = value;

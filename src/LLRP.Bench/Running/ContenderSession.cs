@@ -66,12 +66,16 @@ public sealed partial class ContenderSession : IAsyncDisposable
         }
 
         var logPath = Path.Combine(context.LogDirectory, $"{contender.Name}.log");
+
+        // A .NET contender's host watches its content root, the working directory, with every directory below it: started
+        // in the runner's, it would handle each line h2load logs under the results directory. Each gets an empty one.
         var process = ChildProcess.Start(
             contender.FileName,
             contender.ArgumentsFor(work.OriginPorts, work.Legs),
             contender.Environment,
             context.ProxyCpus,
-            logPath);
+            logPath,
+            contender.Kind == ContenderKind.DotNet ? Path.Combine(context.Options.ResultsDirectory, "cwd", contender.Name) : null);
         var error = await Readiness.WaitAsync(context.Http, work.Legs.ClientScheme, context.ProxyPort, process, TimeSpan.FromSeconds(30), cancellationToken, work.Legs.ClientHttp2);
         if (error is not null)
         {
