@@ -65,6 +65,7 @@ internal sealed class SettingsFileWatcher(IConfigurationRoot configuration, IRea
             watcher.EnableRaisingEvents = false;
         }
 
+        _reload.Change(Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
         return Task.CompletedTask;
     }
 
@@ -91,6 +92,10 @@ internal sealed class SettingsFileWatcher(IConfigurationRoot configuration, IRea
             // The file could not be opened (a JSON error is the sources' own, reported by RoutingReloader): the next
             // change reported reads it again.
             ProxyLog.RoutingReloadRefused(logger, e.Message);
+        }
+        catch (ObjectDisposedException)
+        {
+            // A change reported as the proxy stopped: its configuration is gone, and nothing is left to reload.
         }
     }
 }
