@@ -30,9 +30,8 @@ public static class DownstreamHost
         WebApplicationBuilder builder;
         try
         {
-            // The origin reads its settings once: the host's watch for changes would cover the content root's whole tree
-            // (one inotify watch per directory below it, each write there handled), in LLRP's process when embedded.
-            builder = WebApplication.CreateSlimBuilder([.. args, "--hostBuilder:reloadConfigOnChange=false"]);
+            // The origin reads its settings once, embedded in LLRP's process or not.
+            builder = WebApplication.CreateSlimBuilder(HostSettingsWatch.Off(args));
         }
         catch (InvalidDataException e)
         {

@@ -23,9 +23,6 @@ public static class ProxyHost
 {
     private const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
 
-    /// <summary>The host's key for its own watch of the settings files, turned off.</summary>
-    private const string HostReloadKey = "hostBuilder:reloadConfigOnChange";
-
     /// <summary>The category the generic host logs a failed start under.</summary>
     private const string HostCategory = "Microsoft.Extensions.Hosting.Internal.Host";
 
@@ -36,8 +33,8 @@ public static class ProxyHost
         WebApplicationBuilder builder;
         try
         {
-            // The host's watch of the settings files covers the content root's whole tree; SettingsFileWatcher, below, replaces it.
-            builder = WebApplication.CreateSlimBuilder([.. args, $"--{HostReloadKey}=false"]);
+            // SettingsFileWatcher, below, watches the settings files for hot reload in the host's place.
+            builder = WebApplication.CreateSlimBuilder(HostSettingsWatch.Off(args));
         }
         catch (InvalidDataException e)
         {

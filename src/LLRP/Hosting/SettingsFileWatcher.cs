@@ -1,4 +1,5 @@
 using LLRP.Diagnostics;
+using LLRP.Downstream;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.FileProviders;
 using Microsoft.Extensions.Hosting;
@@ -10,9 +11,9 @@ namespace LLRP.Hosting;
 /// Hot reload's watch on the settings files (appsettings.json and appsettings.{environment}.json): one watch of each
 /// directory that holds one, never of the directories below it, reporting those files' names only; the configuration
 /// is read again <see cref="ReloadDelay"/> after the last change reported (an editor's save can be several writes).
-/// The host's own watch is off (<see cref="ProxyHost"/> passes <c>hostBuilder:reloadConfigOnChange=false</c>): it watches
-/// the content root's whole tree, one inotify watch per directory, so a write anywhere below the working directory (a
-/// log, a build) woke the proxy, and from a large working directory the watch took tens of seconds to set up.
+/// The host's own watch is off (<see cref="HostSettingsWatch"/>): it watches the content root's whole tree, one inotify
+/// watch per directory, so a write anywhere below the working directory (a log, a build) woke the proxy, and from a large
+/// working directory the watch took tens of seconds to set up.
 /// </summary>
 internal sealed class SettingsFileWatcher(IConfigurationRoot configuration, IReadOnlyList<string> files, ILogger<SettingsFileWatcher> logger)
     : IHostedService, IDisposable
@@ -26,8 +27,8 @@ internal sealed class SettingsFileWatcher(IConfigurationRoot configuration, IRea
     /// <summary>The full paths of the JSON settings files <paramref name="configuration"/> reads from a physical file provider.</summary>
     public static IReadOnlyList<string> FilesOf(IConfigurationBuilder configuration)
         => [.. configuration.Sources.OfType<FileConfigurationSource>()
-            .Where(source => source.FileProvider is PhysicalFileProvider && source.Path is not null)
-            .Select(source => Path.GetFullPath(Path.Combine(((PhysicalFileProvider)source.FileProvider!).Root, source.Path!)))];
+            .Select(source => source is { FileProvider: PhysicalFileProvider provider, Path: { } path } ? Path.GetFullPath(Path.Combine(provider.Root, path)) : null)
+            .OfType<string>()];
 
     public Task StartAsync(CancellationToken cancellationToken)
     {
