@@ -18,18 +18,15 @@ internal sealed class UpstreamConnectionPool : IDisposable
 {
     private const int SweepBatch = 64;
 
-    private readonly ConcurrentDictionary<(DestinationEndpoint, int), IdleConnectionStack> _idle = new();
-    private readonly Func<(DestinationEndpoint, int), IdleConnectionStack> _newStack;
+    private readonly ConcurrentDictionary<DestinationEndpoint, DestinationIdleStacks> _idle = new();
+    private readonly Func<DestinationEndpoint, DestinationIdleStacks> _newStacks;
     private readonly long _idleTimeoutMs;
     private readonly OnDemandHeartbeat _sweeper;
-
-    /// <summary>The highest event loop a returned connection was served by (<see cref="UpstreamConnection.NoLoop"/> for none).</summary>
-    private int _highestLoop = UpstreamConnection.NoLoop;
 
     public UpstreamConnectionPool(ProxyOptions options)
     {
         var maxIdle = options.MaxIdleConnectionsPerDownstream;
-        _newStack = _ => new IdleConnectionStack(maxIdle);
+        _newStacks = _ => new DestinationIdleStacks(maxIdle);
         _idleTimeoutMs = (long)options.PooledConnectionIdleTimeout.TotalMilliseconds;
         _sweeper = new OnDemandHeartbeat(static state => ((UpstreamConnectionPool)state!).CloseExpired(), this);
     }
@@ -37,15 +34,21 @@ internal sealed class UpstreamConnectionPool : IDisposable
     /// <summary>An idle connection that is still open, or null.</summary>
     public UpstreamConnection? Rent(DestinationEndpoint destination)
     {
+        if (!_idle.TryGetValue(destination, out var stacks))
+        {
+            return null;
+        }
+
         var own = EventLoop.Current?.Id ?? UpstreamConnection.NoLoop;
-        if (Rent(destination, own) is { } local)
+        if (Rent(stacks.Of(own)) is { } local)
         {
             return local;
         }
 
-        for (var loop = UpstreamConnection.NoLoop; loop <= Volatile.Read(ref _highestLoop); loop++)
+        var slots = stacks.Slots;
+        for (var slot = 0; slot < slots.Length; slot++)
         {
-            if (loop != own && Rent(destination, loop) is { } other)
+            if (slot != own + 1 && Rent(Volatile.Read(ref slots[slot])) is { } other)
             {
                 return other;
             }
@@ -54,9 +57,9 @@ internal sealed class UpstreamConnectionPool : IDisposable
         return null;
     }
 
-    private UpstreamConnection? Rent(DestinationEndpoint destination, int loop)
+    private UpstreamConnection? Rent(IdleConnectionStack? stack)
     {
-        if (!_idle.TryGetValue((destination, loop), out var stack))
+        if (stack is null)
         {
             return null;
         }
@@ -80,13 +83,7 @@ internal sealed class UpstreamConnectionPool : IDisposable
     {
         connection.IdleSince = Environment.TickCount64;
         _sweeper.Start();
-        int highest;
-        while (connection.Loop > (highest = Volatile.Read(ref _highestLoop))
-            && Interlocked.CompareExchange(ref _highestLoop, connection.Loop, highest) != highest)
-        {
-        }
-
-        if (!_idle.GetOrAdd((connection.Destination, connection.Loop), _newStack).TryPush(connection))
+        if (!_idle.GetOrAdd(connection.Destination, _newStacks).For(connection.Loop).TryPush(connection))
         {
             Close(connection);
         }
@@ -96,11 +93,14 @@ internal sealed class UpstreamConnectionPool : IDisposable
     public void Dispose()
     {
         _sweeper.Dispose();
-        foreach (var stack in _idle.Values)
+        foreach (var stacks in _idle.Values)
         {
-            while (stack.TryPop(out var connection))
+            foreach (var stack in stacks.Slots)
             {
-                Close(connection);
+                while (stack is not null && stack.TryPop(out var connection))
+                {
+                    Close(connection);
+                }
             }
         }
     }
@@ -109,18 +109,21 @@ internal sealed class UpstreamConnectionPool : IDisposable
     {
         var cutoff = Environment.TickCount64 - _idleTimeoutMs;
         var expired = new UpstreamConnection[SweepBatch];
-        foreach (var stack in _idle.Values)
+        foreach (var stacks in _idle.Values)
         {
-            int count;
-            do
+            foreach (var stack in stacks.Slots)
             {
-                count = stack.RemoveIdleSince(cutoff, expired);
-                for (var i = 0; i < count; i++)
+                int count;
+                do
                 {
-                    Close(expired[i]);
+                    count = stack?.RemoveIdleSince(cutoff, expired) ?? 0;
+                    for (var i = 0; i < count; i++)
+                    {
+                        Close(expired[i]);
+                    }
                 }
+                while (count == SweepBatch);
             }
-            while (count == SweepBatch);
         }
     }
 
