@@ -158,6 +158,63 @@ public sealed class HotReloadTests
         await Deadline.UntilAsync(async () => (await proxy.GetOnNewConnectionAsync("/environment")).BodyText == "C", $"appsettings.{environment}.json taken");
     }
 
+    /// <summary>
+    /// A Kubernetes ConfigMap volume: appsettings.json is a link to <c>..data/appsettings.json</c>, <c>..data</c> a link to
+    /// a directory of the current version, and an update writes the new version's directory beside it, links
+    /// <c>..data_tmp</c> to it, renames that link over <c>..data</c> and deletes the old directory. No event names
+    /// appsettings.json; each update is taken, the second one too (the watch follows the links again after the first).
+    /// </summary>
+    [Fact]
+    public async Task ConfigMapVolume_VersionSwappedTwice_EachTaken()
+    {
+        await using var first = DestinationOrigin.Start("A");
+        await using var second = DestinationOrigin.Start("B");
+        await using var third = DestinationOrigin.Start("C");
+        using var root = ContentRoot.Empty();
+        PublishConfigMapVersion(root, "..2026_11_29_01", first.Url);
+        File.CreateSymbolicLink(root.SettingsFile, Path.Combine("..data", "appsettings.json"));
+        await using var proxy = await TestHosts.StartProxyInContentRootAsync(root, LlrpModes.RawPooled);
+        Assert.Equal("A", (await proxy.GetOnNewConnectionAsync("/before")).BodyText);
+
+        PublishConfigMapVersion(root, "..2026_11_29_02", second.Url);
+        await Deadline.UntilAsync(async () => (await proxy.GetOnNewConnectionAsync("/second")).BodyText == "B", "The second version taken");
+
+        PublishConfigMapVersion(root, "..2026_11_29_03", third.Url);
+        await Deadline.UntilAsync(async () => (await proxy.GetOnNewConnectionAsync("/third")).BodyText == "C", "The third version taken");
+    }
+
+    /// <summary>appsettings.json a link to a file in another directory, which is edited in place: the edit is taken.</summary>
+    [Fact]
+    public async Task LinkToFileElsewhere_EditedInPlace_Taken()
+    {
+        await using var first = DestinationOrigin.Start("A");
+        await using var second = DestinationOrigin.Start("B");
+        using var root = ContentRoot.Empty();
+        using var elsewhere = ContentRoot.WithDestinations(first.Url);
+        File.CreateSymbolicLink(root.SettingsFile, elsewhere.SettingsFile);
+        await using var proxy = await TestHosts.StartProxyInContentRootAsync(root, LlrpModes.RawPooled);
+        Assert.Equal("A", (await proxy.GetOnNewConnectionAsync("/before")).BodyText);
+
+        elsewhere.WriteDestinations(second.Url);
+        await Deadline.UntilAsync(async () => (await proxy.GetOnNewConnectionAsync("/edited")).BodyText == "B", "The edit of the linked file taken");
+    }
+
+    /// <summary>Writes <paramref name="version"/>'s directory with an appsettings.json for <paramref name="address"/> and swaps <c>..data</c> to it as the kubelet does, deleting the version it pointed to.</summary>
+    private static void PublishConfigMapVersion(ContentRoot root, string version, string address)
+    {
+        var directory = Directory.CreateDirectory(Path.Combine(root.Path, version));
+        File.WriteAllText(Path.Combine(directory.FullName, "appsettings.json"), $$"""{"destinations":[{"address":"{{address}}"}]}""");
+        var data = Path.Combine(root.Path, "..data");
+        var previous = File.Exists(data) || Directory.Exists(data) ? new FileInfo(data).LinkTarget : null;
+        var staged = Path.Combine(root.Path, "..data_tmp");
+        Directory.CreateSymbolicLink(staged, version);
+        AtomicRename.Replace(staged, data);
+        if (previous is not null)
+        {
+            Directory.Delete(Path.Combine(root.Path, previous), recursive: true);
+        }
+    }
+
     /// <summary>Completes when the proxy's configuration next reloads (its appsettings.json was read again).</summary>
     private static Task ConfigurationReloaded(HostedApp proxy)
     {
