@@ -31,6 +31,9 @@ internal sealed class UpstreamConnectionPool : IDisposable
         _sweeper = new OnDemandHeartbeat(static state => ((UpstreamConnectionPool)state!).CloseExpired(), this);
     }
 
+    /// <summary>Every idle stack made so far, of every destination and loop (the sweep's and the stop's walk).</summary>
+    private IEnumerable<IdleConnectionStack> Stacks => _idle.Values.SelectMany(stacks => stacks.Slots).OfType<IdleConnectionStack>();
+
     /// <summary>An idle connection that is still open, or null.</summary>
     public UpstreamConnection? Rent(DestinationEndpoint destination)
     {
@@ -93,14 +96,11 @@ internal sealed class UpstreamConnectionPool : IDisposable
     public void Dispose()
     {
         _sweeper.Dispose();
-        foreach (var stacks in _idle.Values)
+        foreach (var stack in Stacks)
         {
-            foreach (var stack in stacks.Slots)
+            while (stack.TryPop(out var connection))
             {
-                while (stack is not null && stack.TryPop(out var connection))
-                {
-                    Close(connection);
-                }
+                Close(connection);
             }
         }
     }
@@ -109,21 +109,18 @@ internal sealed class UpstreamConnectionPool : IDisposable
     {
         var cutoff = Environment.TickCount64 - _idleTimeoutMs;
         var expired = new UpstreamConnection[SweepBatch];
-        foreach (var stacks in _idle.Values)
+        foreach (var stack in Stacks)
         {
-            foreach (var stack in stacks.Slots)
+            int count;
+            do
             {
-                int count;
-                do
+                count = stack.RemoveIdleSince(cutoff, expired);
+                for (var i = 0; i < count; i++)
                 {
-                    count = stack?.RemoveIdleSince(cutoff, expired) ?? 0;
-                    for (var i = 0; i < count; i++)
-                    {
-                        Close(expired[i]);
-                    }
+                    Close(expired[i]);
                 }
-                while (count == SweepBatch);
             }
+            while (count == SweepBatch);
         }
     }
 
