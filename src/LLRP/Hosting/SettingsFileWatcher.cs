@@ -28,8 +28,8 @@ internal sealed class SettingsFileWatcher : IHostedService, IDisposable
     private readonly ILogger<SettingsFileWatcher> _logger;
     private readonly Lock _sync = new();
 
-    /// <summary>The watch of each directory, by its path, with the names it reports (sorted, joined by '/', which no name holds).</summary>
-    private readonly Dictionary<string, (FileSystemWatcher Watcher, string Names)> _watchers = new(StringComparer.Ordinal);
+    /// <summary>The watch of each directory, by its path, with the names it reports (distinct, in ordinal order).</summary>
+    private readonly Dictionary<string, (FileSystemWatcher Watcher, string[] Names)> _watchers = new(StringComparer.Ordinal);
     private readonly Timer _reload;
     private bool _stopped;
 
@@ -91,10 +91,10 @@ internal sealed class SettingsFileWatcher : IHostedService, IDisposable
     {
         var wanted = _files.SelectMany(SettingsFileLinks.NamesOf)
             .GroupBy(name => name.Directory, name => name.Name, StringComparer.Ordinal)
-            .ToDictionary(directory => directory.Key, directory => string.Join('/', directory.Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal)), StringComparer.Ordinal);
+            .ToDictionary(directory => directory.Key, directory => directory.Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal).ToArray(), StringComparer.Ordinal);
         foreach (var (directory, (watcher, names)) in _watchers.ToArray())
         {
-            if (!wanted.TryGetValue(directory, out var now) || now != names)
+            if (!wanted.TryGetValue(directory, out var now) || !now.SequenceEqual(names, StringComparer.Ordinal))
             {
                 watcher.Dispose();
                 _watchers.Remove(directory);
@@ -111,7 +111,7 @@ internal sealed class SettingsFileWatcher : IHostedService, IDisposable
             try
             {
                 var watcher = new FileSystemWatcher(directory) { IncludeSubdirectories = false };
-                foreach (var name in names.Split('/'))
+                foreach (var name in names)
                 {
                     watcher.Filters.Add(name);
                 }
