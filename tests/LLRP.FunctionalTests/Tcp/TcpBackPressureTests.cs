@@ -98,4 +98,50 @@ public sealed class TcpBackPressureTests
         Assert.Equal(count, received);
         Assert.Equal(sent.GetHashAndReset(), hash);
     }
+
+    /// <summary>
+    /// The client does not read until every buffer up to it is full, then reads every byte, twice; the origin then sends a
+    /// last message. While the origin's bytes waited for the client's room the relay stopped watching the origin's socket
+    /// for more; once it has read that socket dry it watches it again, so the last message reaches the client.
+    /// </summary>
+    [Theory]
+    [InlineData("tcp.splice=true")]
+    [InlineData("tcp.splice=false")]
+    public async Task ClientStopsReadingTwice_ThenReadsEveryByte_LaterBytesStillRelayed(string setting)
+    {
+        await using var origin = TcpOrigin.Manual();
+        await using var proxy = await TcpProxy.StartAsync(LongIdle, "", [origin.Address], setting);
+        using var client = await proxy.ConnectAsync();
+        using var upstream = await origin.AcceptAsync();
+
+        await AssertStallsThenRelaysAsync(upstream, client);
+    }
+
+    /// <summary>The mirror of <see cref="ClientStopsReadingTwice_ThenReadsEveryByte_LaterBytesStillRelayed"/>: the client's bytes, to an origin that stops reading twice.</summary>
+    [Theory]
+    [InlineData("tcp.splice=true")]
+    [InlineData("tcp.splice=false")]
+    public async Task OriginStopsReadingTwice_ThenReadsEveryByte_LaterBytesStillRelayed(string setting)
+    {
+        await using var origin = TcpOrigin.Manual();
+        await using var proxy = await TcpProxy.StartAsync(LongIdle, "", [origin.Address], setting);
+        using var client = await proxy.ConnectAsync();
+        using var upstream = await origin.AcceptAsync();
+
+        await AssertStallsThenRelaysAsync(client, upstream);
+    }
+
+    /// <summary>Fills the way from <paramref name="sender"/> to <paramref name="receiver"/> and drains it, twice, every byte in order; then a last message goes through.</summary>
+    private static async Task AssertStallsThenRelaysAsync(Socket sender, Socket receiver)
+    {
+        for (var stall = 0; stall < 2; stall++)
+        {
+            using var sent = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+            var count = TcpSockets.FillUntilFull(sender, sent);
+            Assert.Equal(sent.GetHashAndReset(), await TcpSockets.ReceiveHashedAsync(receiver, count));
+        }
+
+        await TcpSockets.SendAsync(sender, "last");
+        Assert.Equal("last", await TcpSockets.ReceiveAsync(receiver, 4));
+    }
 }

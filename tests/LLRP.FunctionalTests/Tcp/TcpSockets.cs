@@ -112,6 +112,28 @@ internal static class TcpSockets
         return total;
     }
 
+    /// <summary>Reads exactly <paramref name="count"/> bytes; returns their SHA-256.</summary>
+    public static async Task<byte[]> ReceiveHashedAsync(Socket socket, long count)
+    {
+        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        await Deadline.RunAsync(async token =>
+        {
+            var buffer = new byte[256 * 1024];
+            for (var left = count; left > 0;)
+            {
+                var n = await socket.ReceiveAsync(buffer.AsMemory(0, (int)Math.Min(buffer.Length, left)), SocketFlags.None, token);
+                if (n == 0)
+                {
+                    throw new IOException($"End of stream after {count - left} of {count} bytes.");
+                }
+
+                hash.AppendData(buffer, 0, n);
+                left -= n;
+            }
+        }, "receive");
+        return hash.GetHashAndReset();
+    }
+
     /// <summary>Reads until the peer's end of stream; returns how many bytes came before it and their SHA-256.</summary>
     public static async Task<(long Bytes, byte[] Hash)> ReceiveToEndHashedAsync(Socket socket)
     {

@@ -12,10 +12,11 @@ namespace LLRP.Tcp.Loop;
 /// receive and one send, as HAProxy's does, where a splice would cost three calls (in, out, and the would-block read that
 /// edge-triggered readiness requires). A full buffer means more is coming: the rest goes source → pipe → destination with
 /// <c>splice(2)</c>, never copied through the process, until the source would block. When the destination is full the
-/// bytes wait (copied ones in an array of their own, spliced ones in the pipe) for its output readiness, and the source's
-/// readiness is left until they have gone. The source's end of stream is passed on as a shutdown of the destination's
-/// sending side. A pipe is taken from the pool only while bytes are in flight, so an idle direction holds no pipe and no
-/// buffer. A direction is also what the loop reports its source's readiness to (the relay is told which side it is).
+/// bytes wait (copied ones in an array of their own, spliced ones in the pipe) for its output readiness, and the loop
+/// stops reporting the source's readiness until they have gone and the source was read dry again. The source's end of
+/// stream is passed on as a shutdown of the destination's sending side. A pipe is taken from the pool only while bytes
+/// are in flight, so an idle direction holds no pipe and no buffer. A direction is also what the loop reports its
+/// source's readiness to (the relay is told which side it is).
 /// Both directions splice their bulk: copying it (a receive and a send of 16 or 64 KiB) makes fewer calls per GiB but cost
 /// 1.6–3.3× the CPU and moved fewer bytes a second, and spliced sends charge the receiver's buffer no more than copied
 /// ones (docs/benchmarks.md, "TCP 1 GiB: spliced sends and curl's receive window"). The direction to the upstream
@@ -253,7 +254,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
             // The destination is full: the rest waits in an array of its own for its room.
             _state.Unsent = new ReadOnlySpan<byte>(start + sent, (int)(read - sent)).ToArray();
             _state.UnsentOffset = 0;
-            _state.WaitsForDestination = true;
+            WaitForDestination();
             return false;
         }
 
@@ -264,7 +265,13 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
             BoundUnsent();
         }
 
-        return _state.Bulk || SourceClosing;
+        if (_state.Bulk || SourceClosing)
+        {
+            return true;
+        }
+
+        WatchSourceAgain();
+        return false;
     }
 
     /// <summary>The loop thread's receive buffer, made on its first use.</summary>
@@ -341,6 +348,35 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         {
             _relay.Failed(error, FromClient, onSource: true);
         }
+        else
+        {
+            WatchSourceAgain();
+        }
+    }
+
+    /// <summary>The source was read dry: its next bytes are reported again (at once if some came since that read).</summary>
+    private void WatchSourceAgain()
+    {
+        if (_state.SourceUnwatched)
+        {
+            _state.SourceUnwatched = false;
+            _relay.WatchSource(FromClient, watch: true);
+        }
+    }
+
+    /// <summary>
+    /// The destination is full: the bytes wait for its room, and the loop stops reporting the source's bytes until the
+    /// source is read dry again. Reported, each segment the source's peer sent meanwhile woke the loop for nothing, and
+    /// the sender's core paid for each wake-up.
+    /// </summary>
+    private void WaitForDestination()
+    {
+        _state.WaitsForDestination = true;
+        if (!_state.SourceUnwatched)
+        {
+            _state.SourceUnwatched = true;
+            _relay.WatchSource(FromClient, watch: false);
+        }
     }
 
     /// <returns>True when some went; false when the destination is full (<see cref="WaitsForDestination"/>) or failed.</returns>
@@ -378,7 +414,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         var error = Marshal.GetLastPInvokeError();
         if (error == LinuxCalls.EAgain)
         {
-            _state.WaitsForDestination = true;
+            WaitForDestination();
         }
         else
         {

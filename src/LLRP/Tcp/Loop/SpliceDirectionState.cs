@@ -24,6 +24,9 @@ internal struct SpliceDirectionState
     /// <inheritdoc cref="SpliceDirection.WaitsForDestination"/>
     public bool WaitsForDestination;
 
+    /// <summary>The loop does not report the source's bytes to read: they wait for the destination's room (<see cref="SpliceDirection.WaitsForDestination"/>).</summary>
+    public bool SourceUnwatched;
+
     /// <inheritdoc cref="SpliceDirection.SourceClosing"/>
     public bool SourceClosing;
 

@@ -103,7 +103,7 @@ internal sealed unsafe class EventLoop : IDisposable
             _generations.Add(0);
         }
 
-        Control(LinuxCalls.EpollCtlAdd, fd, SocketEvents, ((ulong)_generations[slot] << 32) | (uint)slot);
+        Control(LinuxCalls.EpollCtlAdd, fd, SocketEvents, Key(slot));
         return slot;
     }
 
@@ -112,7 +112,16 @@ internal sealed unsafe class EventLoop : IDisposable
     /// then reports <c>EPOLLOUT</c> at once if the socket has room again already, else on its next edge.
     /// </summary>
     public void Rearm(int fd, int slot)
-        => Control(LinuxCalls.EpollCtlMod, fd, SocketEvents, ((ulong)_generations[slot] << 32) | (uint)slot);
+        => Control(LinuxCalls.EpollCtlMod, fd, SocketEvents, Key(slot));
+
+    /// <summary>
+    /// Stops, or starts again, reporting input readiness for <paramref name="fd"/> of <paramref name="slot"/>: output
+    /// readiness, the peer's end, hang-ups and errors stay reported. Started again, epoll reports input at once if bytes
+    /// came meanwhile (the registration is modified, which tests readiness anew), else on its next edge. On the loop's
+    /// thread only.
+    /// </summary>
+    public void WatchInput(int fd, int slot, bool watch)
+        => Control(LinuxCalls.EpollCtlMod, fd, watch ? SocketEvents : SocketEvents & ~LinuxCalls.EpollIn, Key(slot));
 
     /// <summary>Hands <paramref name="slot"/>'s socket, registered already, to <paramref name="handler"/>, which gets its next events; on the loop's thread only.</summary>
     public void Hand(int slot, IReadinessHandler handler) => _handlers[slot] = handler;
@@ -194,6 +203,9 @@ internal sealed unsafe class EventLoop : IDisposable
 
     private static int Check(int result, string call)
         => result >= 0 ? result : throw new IOException($"{call} failed: errno {Marshal.GetLastPInvokeError()}.");
+
+    /// <summary>What epoll gives back with <paramref name="slot"/>'s events: the slot and its generation, so an event read for a socket since closed is dropped.</summary>
+    private ulong Key(int slot) => ((ulong)_generations[slot] << 32) | (uint)slot;
 
     private void Control(int operation, int fd, uint events, ulong data)
     {
