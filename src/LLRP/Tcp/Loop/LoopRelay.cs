@@ -72,9 +72,9 @@ internal sealed class LoopRelay : IValueTaskSource<(LoopRelay? Connection, Forwa
     /// <summary>The upstream connection's descriptor; -1 until a connect begins.</summary>
     public int UpstreamFd => _state.UpstreamFd;
 
-    /// <summary>Stops, or starts again, the loop's reports of bytes to read from the client's socket or the upstream one (<see cref="EventLoop.WatchInput"/>).</summary>
+    /// <summary>Stops, or starts again, the loop's reports of bytes to read from the client's socket or the upstream one (<see cref="EventLoop.Rearm"/>).</summary>
     public void WatchSource(bool client, bool watch)
-        => Loop.WatchInput(client ? ClientFd : UpstreamFd, client ? _state.ClientSlot : _state.UpstreamSlot, watch);
+        => Loop.Rearm(client ? ClientFd : UpstreamFd, client ? _state.ClientSlot : _state.UpstreamSlot, input: watch);
 
     /// <summary>The relay has ended: nothing more moves.</summary>
     public bool IsOver => _state.Step == RelayStep.Over;

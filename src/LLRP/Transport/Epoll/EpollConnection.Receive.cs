@@ -10,7 +10,8 @@ namespace LLRP.Transport.Epoll;
 /// edge-triggered registration reports the next arrival); after a full read it asks <c>FIONREAD</c> instead of trying a
 /// receive that would fail. When epoll reported the peer's end (<c>EPOLLRDHUP</c>), which comes as one edge with the last
 /// data, it receives on to the end of the stream. Nothing is rented before the socket is readable, and a pipe whose reader consumed everything
-/// gives its block back: an idle connection holds none. While the reader is more than 1 MiB behind, receiving pauses.
+/// gives its block back: an idle connection holds none. While the reader is more than 1 MiB behind, receiving pauses, and
+/// the loop does not report the socket's input meanwhile (each segment that came would wake it for nothing).
 /// A reader that keeps up inline (the HTTP/2 server's read loop) never pauses it, so a client that always has more to
 /// send would keep the loop receiving: after <see cref="MaxReceivesPerTurn"/> full receives the connection gives the loop
 /// back and receives on in the loop's next iteration, after the work posted meanwhile (its own answers' flush among
@@ -73,6 +74,7 @@ internal sealed partial class EpollConnection
             {
                 _inputPaused = true;
                 _readableWhilePaused = full;
+                _loop.Rearm(_fd, _slot, input: false);
                 _inputFlush = flush.GetAwaiter();
                 _inputFlush.UnsafeOnCompleted(_onInputResumed ??= () => _loop.Run(static state => ((EpollConnection)state!).ResumeInput(), this));
                 return;
@@ -157,6 +159,12 @@ internal sealed partial class EpollConnection
         {
             _readableWhilePaused = false;
             Receive();
+        }
+
+        // Bytes that came since the last receive are reported at once.
+        if (!_isClosed && !_inputPaused && !_inputEnded)
+        {
+            _loop.Rearm(_fd, _slot, input: true);
         }
     }
 }

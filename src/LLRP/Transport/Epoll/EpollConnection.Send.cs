@@ -69,7 +69,7 @@ internal sealed partial class EpollConnection
             // What was not sent is left unexamined, so that the next TryRead returns it even if nothing more is written.
             reader.AdvanceTo(buffer.GetPosition(sent));
             _waitingWritable = true;
-            _loop.Rearm(_fd, _slot);
+            _loop.Rearm(_fd, _slot, input: !_inputPaused);
             return;
         }
 

@@ -108,20 +108,15 @@ internal sealed unsafe class EventLoop : IDisposable
     }
 
     /// <summary>
-    /// Registers <paramref name="fd"/> of <paramref name="slot"/> again, after a send the socket did not take whole: epoll
-    /// then reports <c>EPOLLOUT</c> at once if the socket has room again already, else on its next edge.
+    /// Registers <paramref name="fd"/> of <paramref name="slot"/> again, which makes epoll test its readiness anew: after a
+    /// send the socket did not take whole, it reports <c>EPOLLOUT</c> at once if the socket has room again already, else on
+    /// its next edge. With <paramref name="input"/> false it stops reporting input readiness (output readiness, the peer's
+    /// end, hang-ups and errors stay reported): bytes that nobody reads now would each wake the loop for nothing, and the
+    /// sender's core pays for each wake-up. Registered again with <paramref name="input"/> true, it reports input at once
+    /// if bytes came meanwhile. On the loop's thread only.
     /// </summary>
-    public void Rearm(int fd, int slot)
-        => Control(LinuxCalls.EpollCtlMod, fd, SocketEvents, Key(slot));
-
-    /// <summary>
-    /// Stops, or starts again, reporting input readiness for <paramref name="fd"/> of <paramref name="slot"/>: output
-    /// readiness, the peer's end, hang-ups and errors stay reported. Started again, epoll reports input at once if bytes
-    /// came meanwhile (the registration is modified, which tests readiness anew), else on its next edge. On the loop's
-    /// thread only.
-    /// </summary>
-    public void WatchInput(int fd, int slot, bool watch)
-        => Control(LinuxCalls.EpollCtlMod, fd, watch ? SocketEvents : SocketEvents & ~LinuxCalls.EpollIn, Key(slot));
+    public void Rearm(int fd, int slot, bool input)
+        => Control(LinuxCalls.EpollCtlMod, fd, input ? SocketEvents : SocketEvents & ~LinuxCalls.EpollIn, Key(slot));
 
     /// <summary>Hands <paramref name="slot"/>'s socket, registered already, to <paramref name="handler"/>, which gets its next events; on the loop's thread only.</summary>
     public void Hand(int slot, IReadinessHandler handler) => _handlers[slot] = handler;
