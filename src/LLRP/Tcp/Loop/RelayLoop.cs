@@ -16,26 +16,14 @@ internal sealed class RelayLoop : IDisposable
     /// <summary>The most relays given back that the loop keeps for later connections (about 0.5 KiB each); more are left to the collector.</summary>
     public const int MaxIdleRelays = 1024;
 
-    /// <summary>
-    /// The gathering pause after an iteration that spliced a download: the thread sleeps on its own timer instead of in
-    /// <c>epoll_wait</c>, so the destination's next segments do not each wake it with an inter-processor interrupt that
-    /// the destination's core pays (the core that a relayed download waits on). With 100 µs a lone 1 GiB download ran
-    /// 1.14× as fast (median of five interleaved pairs, faster in four) at about the same relay CPU and with half the
-    /// wake interrupts; 20 and 50 µs gained less (docs/benchmarks.md, "TCP 1 GiB download: the destination's core pays
-    /// for waking the relay").
-    /// </summary>
-    private const long SplicedPauseNs = 100_000;
-
     private readonly Stack<LoopRelay> _idle = new();
     private LoopRelay? _first;
     private int _count;
-    private bool _spliced;
 
     private readonly RelayDeadlines _deadlines = new(TickMs, Environment.TickCount64);
 
     /// <remarks>
-    /// The loop gathers arrivals while it holds more than one connection (a lone connection has nothing to gather with),
-    /// and longer after an iteration that spliced a download (<see cref="Spliced"/>).
+    /// The loop gathers arrivals while it holds more than one connection (a lone connection has nothing to gather with).
     /// </remarks>
     public RelayLoop(int id) => Loop = new EventLoop(id, _deadlines.Tick, TickMs, GatherNs);
 
@@ -55,9 +43,6 @@ internal sealed class RelayLoop : IDisposable
             _idle.Push(relay);
         }
     }
-
-    /// <summary>A direction toward a client spliced bytes in this iteration: the loop pauses <see cref="SplicedPauseNs"/> before it waits again.</summary>
-    public void Spliced() => _spliced = true;
 
     public void Add(LoopRelay relay)
     {
@@ -113,11 +98,6 @@ internal sealed class RelayLoop : IDisposable
 
     public void Dispose() => Loop.Dispose();
 
-    /// <summary>How long the loop gathers after an iteration with work; a relay of small messages never splices, so it never pauses longer than before.</summary>
-    private long GatherNs()
-    {
-        var spliced = _spliced;
-        _spliced = false;
-        return spliced ? SplicedPauseNs : _count > 1 ? EventLoop.GatherPauseNs : 0;
-    }
+    /// <summary>How long the loop gathers after an iteration with work.</summary>
+    private long GatherNs() => _count > 1 ? EventLoop.GatherPauseNs : 0;
 }

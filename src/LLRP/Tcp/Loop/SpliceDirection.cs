@@ -17,23 +17,28 @@ namespace LLRP.Tcp.Loop;
 /// stream is passed on as a shutdown of the destination's sending side. A pipe is taken from the pool only while bytes
 /// are in flight, so an idle direction holds no pipe and no buffer. A direction is also what the loop reports its
 /// source's readiness to (the relay is told which side it is).
-/// Both directions splice their bulk: copying it (a receive and a send of 16 or 64 KiB) makes fewer calls per GiB but cost
-/// 1.6–3.3× the CPU and moved fewer bytes a second, and spliced sends charge the receiver's buffer no more than copied
-/// ones (docs/benchmarks.md, "TCP 1 GiB: spliced sends and curl's receive window"). The direction to the upstream
-/// connection also bounds what its socket holds unsent once its bulk begins (<see cref="UpstreamUnsentLimit"/>), and
-/// splices through a wide pipe (<see cref="SplicePipe.WideCapacity"/>): the socket takes its bytes in steps of about that
-/// bound, and the pipe holds what the client sent meanwhile, taken in one splice where a pipe of 64 KiB took many; the
-/// relay's CPU per GiB uploaded fell by 14–37% in three same runs (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload").
-/// The direction to the client splices 64 KiB at a time: its socket is unbounded and buffers megabytes itself, and a wide
-/// pipe there gained nothing. Its splices make the loop pause before it waits again (<see cref="RelayLoop.Spliced"/>).
+/// The direction from the client splices its bulk, and bounds what the upstream connection's socket holds unsent once
+/// its bulk begins (<see cref="UpstreamUnsentLimit"/>); it splices through a wide pipe (<see cref="SplicePipe.WideCapacity"/>):
+/// the socket takes its bytes in steps of about that bound, and the pipe holds what the client sent meanwhile, taken in
+/// one splice where a pipe of 64 KiB took many; the relay's CPU per GiB uploaded fell by 14–37% in three same runs
+/// (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload"). Copied, the upload cost the relay 2.5–4× the CPU.
+/// The direction to the client copies its bulk, <see cref="DownloadReceiveSize"/> at a time from the page-aligned buffer:
+/// a 1 GiB download ran at 1.00–1.13× direct's speed where splicing it ran at 0.77–0.80×, at the same relay CPU or less
+/// (docs/benchmarks.md, "TCP 1 GiB download: copied, not spliced").
 /// </summary>
 internal sealed unsafe class SpliceDirection : IReadinessHandler
 {
     /// <summary>
-    /// The receive that decides between a copy and a splice: a request or a response of a few KiB is copied whole, a bulk
-    /// transfer moves its first 16 KiB by copy and the rest by splice.
+    /// The receive from the client that decides between a copy and a splice: a request of a few KiB is copied whole, an
+    /// upload moves its first 16 KiB by copy and the rest by splice.
     /// </summary>
     private const int CopySize = 16 * 1024;
+
+    /// <summary>
+    /// The receive from the upstream connection: a response is copied, 64 KiB at a time, however long. 256 KiB moved a
+    /// 1 GiB download no faster (0.96–1.13× direct against 1.00–1.13×).
+    /// </summary>
+    private const int DownloadReceiveSize = 64 * 1024;
 
     /// <summary>Moves in a row before the rest waits for the loop's next iteration: a source that never runs dry does not hold the loop.</summary>
     private const int MovesPerTurn = 16;
@@ -55,8 +60,8 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// to 8 bytes only) the kernel's copy of a receive took 30% of the relay's samples in a copied download, against 12% for
     /// nginx's buffer (<c>_copy_to_iter</c>, <c>perf record</c>), and a GiB copied cost the relay 0.81–1.06 CPU s; from a
     /// page boundary 0.67–0.74, nginx 0.68–0.75 in the same rounds (docs/benchmarks.md, "TCP 1 GiB: what nginx's stream
-    /// module does"). Bulk is spliced, but small messages, the first receive of every burst and the relay of a direction
-    /// that found no pipe are copied through it.
+    /// module does"). Every byte toward the client goes through it; from the client, small messages, the first receive of
+    /// every burst and the relay of a direction that found no pipe.
     /// </summary>
     private const int Alignment = 4096;
 
@@ -64,7 +69,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     [ThreadStatic]
     private static byte[]? t_buffer;
 
-    /// <summary>The loop thread's receive buffer of <see cref="CopySize"/> bytes, shared by every direction on it (a direction keeps nothing in it between calls).</summary>
+    /// <summary>The loop thread's receive buffer of <see cref="DownloadReceiveSize"/> bytes, shared by every direction on it (a direction keeps nothing in it between calls).</summary>
     [ThreadStatic]
     private static byte* t_start;
 
@@ -225,7 +230,8 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     private bool CopyOnce()
     {
         var start = Buffer();
-        var read = LinuxCalls.Receive(SourceFd, start, CopySize, 0);
+        var size = FromClient ? CopySize : DownloadReceiveSize;
+        var read = LinuxCalls.Receive(SourceFd, start, (nuint)size, 0);
         if (read <= 0)
         {
             SourceStopped(read, Marshal.GetLastPInvokeError());
@@ -234,7 +240,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
 
         // Corked, the next receive (after a FIN nothing else can come) finds the end, more bytes, or a reset, whose send,
         // shutdown, close or reset ends the cork before the loop sleeps again.
-        var flags = SourceFinished && read < CopySize ? LinuxCalls.MsgNosignal | LinuxCalls.MsgMore : LinuxCalls.MsgNosignal;
+        var flags = SourceFinished && read < size ? LinuxCalls.MsgNosignal | LinuxCalls.MsgMore : LinuxCalls.MsgNosignal;
         var sent = LinuxCalls.Send(DestinationFd, start, (nuint)read, flags);
         if (sent < 0)
         {
@@ -259,13 +265,14 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         }
 
         // A short receive drained the source, unless its end of stream had come too, which only a receive of 0 says.
-        _state.Bulk = read == CopySize;
-        if (_state.Bulk && FromClient && !_state.UnsentBounded)
+        var full = read == size;
+        _state.Bulk = full && FromClient;
+        if (_state.Bulk && !_state.UnsentBounded)
         {
             BoundUnsent();
         }
 
-        if (_state.Bulk || SourceClosing)
+        if (full || SourceClosing)
         {
             return true;
         }
@@ -279,7 +286,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     {
         if (t_buffer is null)
         {
-            t_buffer = GC.AllocateArray<byte>(CopySize + Alignment, pinned: true);
+            t_buffer = GC.AllocateArray<byte>(DownloadReceiveSize + Alignment, pinned: true);
             var address = (nuint)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(t_buffer));
             t_start = (byte*)((address + Alignment - 1) & ~(nuint)(Alignment - 1));
         }
@@ -296,8 +303,8 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     }
 
     /// <summary>
-    /// One splice from the source into the pipe, taken from the pool for it: up to <see cref="SplicePipe.WideCapacity"/>
-    /// toward the upstream connection when the pipe is or can be widened, else up to <see cref="SplicePipe.Capacity"/>.
+    /// One splice from the client into the pipe, taken from the pool for it: up to <see cref="SplicePipe.WideCapacity"/>
+    /// when the pipe is or can be widened, else up to <see cref="SplicePipe.Capacity"/>.
     /// </summary>
     /// <returns>True when bytes went into the pipe.</returns>
     private bool SpliceIn()
@@ -313,18 +320,13 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
             }
 
             // Once per pipe taken: a pipe that could not be widened is not asked again with every splice.
-            _spliceLength = FromClient && _pipe.TryWiden() ? SplicePipe.WideCapacity : SplicePipe.Capacity;
+            _spliceLength = _pipe.TryWiden() ? SplicePipe.WideCapacity : SplicePipe.Capacity;
         }
 
         var read = LinuxCalls.Splice(SourceFd, 0, _pipe.WriteEnd, 0, (nuint)_spliceLength, Flags);
         if (read > 0)
         {
             _state.Pending = read;
-            if (!FromClient)
-            {
-                _relay.Home.Spliced();
-            }
-
             return true;
         }
 

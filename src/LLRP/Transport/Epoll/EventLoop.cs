@@ -7,8 +7,9 @@ namespace LLRP.Transport.Epoll;
 /// One thread around one epoll instance. An iteration waits for readiness, hands each ready socket to its handler (which
 /// receives, and whose readers run inline), runs the work other threads posted, then flushes every socket the iteration
 /// wrote to: what one iteration produced for a socket leaves in one gathered send. Registrations are edge-triggered
-/// (<c>EPOLLET</c>) for input and output at once, made once per socket: no <c>epoll_ctl</c> per read or write, and the
-/// handler reads until a short read, which is also what an edge requires. Sockets are registered and closed on the loop's
+/// (<c>EPOLLET</c>) for input and output at once, made once per socket: no <c>epoll_ctl</c> per read or write (only
+/// while nothing reads a socket's input is it set aside, and watched again after, <see cref="Rearm"/>), and the handler
+/// reads until a short read, which is also what an edge requires. Sockets are registered and closed on the loop's
 /// thread only, so a descriptor is never reused while the loop still acts on it.
 /// A loop made with a gathering condition (the relay loops) pauses after an iteration that had work and found nothing
 /// more, for as long as the condition says (<see cref="GatherPauseNs"/> for several connections), before it waits again: what arrives meanwhile is read
