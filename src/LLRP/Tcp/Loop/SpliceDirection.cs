@@ -7,12 +7,13 @@ namespace LLRP.Tcp.Loop;
 
 /// <summary>
 /// One direction of a <see cref="LoopRelay"/>, moved on the loop's thread when epoll says its source is readable or its
-/// destination writable. Each readiness starts with one receive into the loop's buffer of <see cref="CopySize"/> bytes,
-/// sent on at once: a short receive means the source is drained (TCP returns what it has), so a small message costs one
-/// receive and one send, as HAProxy's does, where a splice would cost three calls (in, out, and the would-block read that
-/// edge-triggered readiness requires). A full buffer means more is coming: the rest goes source → pipe → destination with
-/// <c>splice(2)</c>, never copied through the process, until the source would block. When the destination is full the
-/// bytes wait (copied ones in an array of their own, spliced ones in the pipe) for its output readiness, and the loop
+/// destination writable. Each readiness starts with one receive into the loop's buffer (<see cref="CopySize"/> bytes from
+/// the client, <see cref="DownloadReceiveSize"/> toward it), sent on at once: a short receive means the source is drained
+/// (TCP returns what it has), so a small message costs one receive and one send, as HAProxy's does, where a splice would
+/// cost three calls (in, out, and the would-block read that edge-triggered readiness requires). From the client, a full
+/// buffer means an upload: the rest goes source → pipe → destination with <c>splice(2)</c>, never copied through the
+/// process, until the source would block. Toward the client every byte is copied (below). When the destination is full
+/// the bytes wait (copied ones in an array of their own, spliced ones in the pipe) for its output readiness, and the loop
 /// stops reporting the source's readiness until they have gone and the source was read dry again. The source's end of
 /// stream is passed on as a shutdown of the destination's sending side. A pipe is taken from the pool only while bytes
 /// are in flight, so an idle direction holds no pipe and no buffer. A direction is also what the loop reports its
@@ -21,7 +22,8 @@ namespace LLRP.Tcp.Loop;
 /// its bulk begins (<see cref="UpstreamUnsentLimit"/>); it splices through a wide pipe (<see cref="SplicePipe.WideCapacity"/>):
 /// the socket takes its bytes in steps of about that bound, and the pipe holds what the client sent meanwhile, taken in
 /// one splice where a pipe of 64 KiB took many; the relay's CPU per GiB uploaded fell by 14–37% in three same runs
-/// (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload"). Copied, the upload cost the relay 2.5–4× the CPU.
+/// (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload"). Copied, the upload cost the relay 1.6–3.0× the CPU
+/// for 5–12% more MB/s.
 /// The direction to the client copies its bulk, <see cref="DownloadReceiveSize"/> at a time from the page-aligned buffer:
 /// a 1 GiB download ran at 1.00–1.13× direct's speed where splicing it ran at 0.77–0.80×, at the same relay CPU or less
 /// (docs/benchmarks.md, "TCP 1 GiB download: copied, not spliced").
