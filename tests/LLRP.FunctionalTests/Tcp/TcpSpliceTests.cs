@@ -97,4 +97,29 @@ public sealed class TcpSpliceTests
         Assert.Equal(payload.Length, received.Length);
         Assert.Equal(SHA256.HashData(payload), SHA256.HashData(received.ToArray()));
     }
+
+    /// <summary>
+    /// Bursts toward the client below the long-download mark are spliced, a burst past it turns the connection's download
+    /// to copies for the rest of the connection: 100 KB bursts, each read whole by the client before the next, then 4 MiB,
+    /// then 100 KB bursts again. Every byte arrives, in order, through each change of how the relay moves them.
+    /// </summary>
+    [Fact]
+    public async Task Download_ShortBurstsThenALongOneThenShortOnes_SameBytesInOrder()
+    {
+        await using var origin = TcpOrigin.Manual();
+        await using var proxy = await TcpProxy.StartAsync("", "", [origin.Address]);
+        using var client = await proxy.ConnectAsync();
+        using var upstream = await origin.AcceptAsync();
+
+        int[] bursts = [100_000, 100_000, 100_000, 4 * 1024 * 1024, 100_000, 100_000, 100_000];
+        var random = new Random(7);
+        foreach (var length in bursts)
+        {
+            var burst = new byte[length];
+            random.NextBytes(burst);
+            var sending = upstream.SendAsync(burst, SocketFlags.None);
+            Assert.Equal(SHA256.HashData(burst), await TcpSockets.ReceiveHashedAsync(client, length));
+            Assert.Equal(length, await sending);
+        }
+    }
 }

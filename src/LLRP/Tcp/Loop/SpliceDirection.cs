@@ -7,40 +7,47 @@ namespace LLRP.Tcp.Loop;
 
 /// <summary>
 /// One direction of a <see cref="LoopRelay"/>, moved on the loop's thread when epoll says its source is readable or its
-/// destination writable. Each readiness starts with one receive into the loop's buffer (<see cref="CopySize"/> bytes from
-/// the client, <see cref="DownloadReceiveSize"/> toward it), sent on at once: a short receive means the source is drained
-/// (TCP returns what it has), so a small message costs one receive and one send, as HAProxy's does, where a splice would
-/// cost three calls (in, out, and the would-block read that edge-triggered readiness requires). From the client, a full
-/// buffer means an upload: the rest goes source → pipe → destination with <c>splice(2)</c>, never copied through the
-/// process, until the source would block. Toward the client every byte is copied (below). When the destination is full
-/// the bytes wait (copied ones in an array of their own, spliced ones in the pipe) for its output readiness, and the loop
-/// stops reporting the source's readiness until they have gone and the source was read dry again. The source's end of
-/// stream is passed on as a shutdown of the destination's sending side. A pipe is taken from the pool only while bytes
-/// are in flight, so an idle direction holds no pipe and no buffer. A direction is also what the loop reports its
-/// source's readiness to (the relay is told which side it is).
-/// The direction from the client splices its bulk, and bounds what the upstream connection's socket holds unsent once
-/// its bulk begins (<see cref="UpstreamUnsentLimit"/>); it splices through a wide pipe (<see cref="SplicePipe.WideCapacity"/>):
-/// the socket takes its bytes in steps of about that bound, and the pipe holds what the client sent meanwhile, taken in
-/// one splice where a pipe of 64 KiB took many; the relay's CPU per GiB uploaded fell by 14–37% in three same runs
+/// destination writable. Each readiness starts with one receive into the loop's buffer of <see cref="CopySize"/> bytes,
+/// sent on at once: a short receive means the source is drained (TCP returns what it has), so a small message costs one
+/// receive and one send, as HAProxy's does, where a splice would cost three calls (in, out, and the would-block read that
+/// edge-triggered readiness requires). A full buffer means more is coming: the rest goes source → pipe → destination with
+/// <c>splice(2)</c>, never copied through the process, until the source would block; but a download that turns long
+/// (<see cref="LongDownloadBurst"/>) is copied from then on, <see cref="DownloadReceiveSize"/> at a time. When the
+/// destination is full the bytes wait (copied ones in an array of their own, spliced ones in the pipe) for its output
+/// readiness, and the loop stops reporting the source's readiness until they have gone and the source was read dry
+/// again. The source's end of stream is passed on as a shutdown of the destination's sending side. A pipe is taken from
+/// the pool only while bytes are in flight, so an idle direction holds no pipe and no buffer. A direction is also what
+/// the loop reports its source's readiness to (the relay is told which side it is).
+/// The direction from the client bounds what the upstream connection's socket holds unsent once its bulk begins
+/// (<see cref="UpstreamUnsentLimit"/>), and splices through a wide pipe (<see cref="SplicePipe.WideCapacity"/>): the
+/// socket takes its bytes in steps of about that bound, and the pipe holds what the client sent meanwhile, taken in one
+/// splice where a pipe of 64 KiB took many; the relay's CPU per GiB uploaded fell by 14–37% in three same runs
 /// (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload"). Copied, the upload cost the relay 1.6–3.0× the CPU
-/// for 5–12% more MB/s.
-/// The direction to the client copies its bulk, <see cref="DownloadReceiveSize"/> at a time from the page-aligned buffer:
-/// a 1 GiB download ran at 1.00–1.13× direct's speed where splicing it ran at 0.77–0.80×, at the same relay CPU or less
-/// (docs/benchmarks.md, "TCP 1 GiB download: copied, not spliced").
+/// for 5–12% more MB/s. The direction to the client splices 64 KiB at a time, and copies once its download is long.
 /// </summary>
 internal sealed unsafe class SpliceDirection : IReadinessHandler
 {
     /// <summary>
-    /// The receive from the client that decides between a copy and a splice: a request of a few KiB is copied whole, an
-    /// upload moves its first 16 KiB by copy and the rest by splice.
+    /// The receive that decides between a copy and a splice: a request or a response of a few KiB is copied whole, a bulk
+    /// transfer moves its first 16 KiB by copy and the rest by splice (a download, until it turns long).
     /// </summary>
     private const int CopySize = 16 * 1024;
 
     /// <summary>
-    /// The receive from the upstream connection: a response is copied, 64 KiB at a time, however long. 256 KiB moved a
-    /// 1 GiB download no faster (0.96–1.13× direct against 1.00–1.13×).
+    /// The receive from the upstream connection once its download is long (<see cref="LongDownloadBurst"/>): 256 KiB moved
+    /// a 1 GiB download no faster (0.96–1.13× direct against 1.00–1.13×).
     /// </summary>
     private const int DownloadReceiveSize = 64 * 1024;
+
+    /// <summary>
+    /// The bytes a burst toward the client (read since the upstream connection's socket was last read dry) splices before
+    /// the connection's download counts as long and is copied from then on. Copied from its first byte, a 1 GiB download
+    /// (nearly all of it in bursts of megabytes) moved at 1.02–1.11× direct's speed where spliced it moved at 0.82–0.88×,
+    /// at the same relay CPU per GiB, but responses of 100 KB (each a burst of its own) cost the relay 1.03–1.19× the CPU
+    /// per request that they cost spliced. Copied past this mark: the download at 0.96–1.03× direct, the 100 KB responses
+    /// at 0.96–1.02× the spliced CPU (docs/benchmarks.md, "TCP 1 GiB download: copied, not spliced").
+    /// </summary>
+    private const long LongDownloadBurst = 256 * 1024;
 
     /// <summary>Moves in a row before the rest waits for the loop's next iteration: a source that never runs dry does not hold the loop.</summary>
     private const int MovesPerTurn = 16;
@@ -62,8 +69,8 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// to 8 bytes only) the kernel's copy of a receive took 30% of the relay's samples in a copied download, against 12% for
     /// nginx's buffer (<c>_copy_to_iter</c>, <c>perf record</c>), and a GiB copied cost the relay 0.81–1.06 CPU s; from a
     /// page boundary 0.67–0.74, nginx 0.68–0.75 in the same rounds (docs/benchmarks.md, "TCP 1 GiB: what nginx's stream
-    /// module does"). Every byte toward the client goes through it; from the client, small messages, the first receive of
-    /// every burst and the relay of a direction that found no pipe.
+    /// module does"). Small messages, the first receive of every burst, a long download and the relay of a direction
+    /// that found no pipe are copied through it.
     /// </summary>
     private const int Alignment = 4096;
 
@@ -155,7 +162,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
                 return;
             }
 
-            if (!(_state.Bulk ? SpliceIn() : CopyOnce()))
+            if (!(_state.Bulk && !_state.CopiesBulk ? SpliceIn() : CopyOnce()))
             {
                 return;
             }
@@ -231,14 +238,23 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// <returns>True when more is likely there (the buffer came back full: splices take over).</returns>
     private bool CopyOnce()
     {
+        if (_pipe is not null)
+        {
+            // A download that turned long: its pipe, emptied, goes back.
+            Pipes.Return(_pipe);
+            _pipe = null;
+        }
+
         var start = Buffer();
-        var size = FromClient ? CopySize : DownloadReceiveSize;
+        var size = _state.CopiesBulk ? DownloadReceiveSize : CopySize;
         var read = LinuxCalls.Receive(SourceFd, start, (nuint)size, 0);
         if (read <= 0)
         {
             SourceStopped(read, Marshal.GetLastPInvokeError());
             return false;
         }
+
+        _state.Burst += read;
 
         // Corked, the next receive (after a FIN nothing else can come) finds the end, more bytes, or a reset, whose send,
         // shutdown, close or reset ends the cork before the loop sleeps again.
@@ -267,19 +283,18 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         }
 
         // A short receive drained the source, unless its end of stream had come too, which only a receive of 0 says.
-        var full = read == size;
-        _state.Bulk = full && FromClient;
-        if (_state.Bulk && !_state.UnsentBounded)
+        _state.Bulk = read == size;
+        if (_state.Bulk && FromClient && !_state.UnsentBounded)
         {
             BoundUnsent();
         }
 
-        if (full || SourceClosing)
+        if (_state.Bulk || SourceClosing)
         {
             return true;
         }
 
-        WatchSourceAgain();
+        Drained();
         return false;
     }
 
@@ -305,8 +320,9 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     }
 
     /// <summary>
-    /// One splice from the client into the pipe, taken from the pool for it: up to <see cref="SplicePipe.WideCapacity"/>
-    /// when the pipe is or can be widened, else up to <see cref="SplicePipe.Capacity"/>.
+    /// One splice from the source into the pipe, taken from the pool for it: up to <see cref="SplicePipe.WideCapacity"/>
+    /// toward the upstream connection when the pipe is or can be widened, else up to <see cref="SplicePipe.Capacity"/>. A
+    /// download whose burst passes <see cref="LongDownloadBurst"/> is copied from then on.
     /// </summary>
     /// <returns>True when bytes went into the pipe.</returns>
     private bool SpliceIn()
@@ -322,13 +338,19 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
             }
 
             // Once per pipe taken: a pipe that could not be widened is not asked again with every splice.
-            _spliceLength = _pipe.TryWiden() ? SplicePipe.WideCapacity : SplicePipe.Capacity;
+            _spliceLength = FromClient && _pipe.TryWiden() ? SplicePipe.WideCapacity : SplicePipe.Capacity;
         }
 
         var read = LinuxCalls.Splice(SourceFd, 0, _pipe.WriteEnd, 0, (nuint)_spliceLength, Flags);
         if (read > 0)
         {
             _state.Pending = read;
+            _state.Burst += read;
+            if (!FromClient && _state.Burst >= LongDownloadBurst)
+            {
+                _state.CopiesBulk = true;
+            }
+
             return true;
         }
 
@@ -354,13 +376,14 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         }
         else
         {
-            WatchSourceAgain();
+            Drained();
         }
     }
 
-    /// <summary>The source was read dry: its next bytes are reported again (at once if some came since that read).</summary>
-    private void WatchSourceAgain()
+    /// <summary>The source was read dry: a new burst begins, and its next bytes are reported again (at once if some came since that read).</summary>
+    private void Drained()
     {
+        _state.Burst = 0;
         if (_state.SourceUnwatched)
         {
             _state.SourceUnwatched = false;

@@ -18,6 +18,12 @@ internal struct SpliceDirectionState
     /// <summary>The last receive filled the buffer: the source's bytes go by splice until it would block.</summary>
     public bool Bulk;
 
+    /// <summary>Bytes read from the source since it was last read dry.</summary>
+    public long Burst;
+
+    /// <summary>The download turned long: its bulk is copied, not spliced, for the rest of the connection.</summary>
+    public bool CopiesBulk;
+
     /// <summary><c>TCP_NOTSENT_LOWAT</c> was set on the destination (once per connection).</summary>
     public bool UnsentBounded;
 
