@@ -192,9 +192,10 @@ public sealed record ProxyOptions
 
     /// <summary>
     /// Key <c>tcp.splice</c>: on Linux, TCP routes listen on sockets of their own and relay on event loops of their own,
-    /// an upload's bulk with <c>splice(2)</c>, socket → pipe → socket, never copied through the process (Kestrel's sockets
-    /// transport keeps a receive pending on its connections, so a splice from them would race with it). On by default;
-    /// off, or on other systems, TCP routes relay through Kestrel's sockets transport with a copy loop.
+    /// bulk bytes with <c>splice(2)</c>, socket → pipe → socket, never copied through the process (a long download is
+    /// copied); Kestrel's sockets transport keeps a receive pending on its connections, so a splice from them would race
+    /// with it. On by default; off, or on other systems, TCP routes relay through Kestrel's sockets transport with a copy
+    /// loop.
     /// </summary>
     public bool TcpSplice { get; init; } = true;
 
