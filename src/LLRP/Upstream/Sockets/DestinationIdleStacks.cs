@@ -33,11 +33,10 @@ internal sealed class DestinationIdleStacks(int capacity)
             var slot = loop + 1;
             if (slot >= slots.Length)
             {
+                // Every slot is written under this lock, into the array published last: a copy misses none.
                 var grown = new IdleConnectionStack?[Math.Max(slot + 1, slots.Length * 2)];
                 Array.Copy(slots, grown, slots.Length);
-                grown[slot] = new IdleConnectionStack(capacity);
-                _byLoop = grown;
-                return grown[slot]!;
+                _byLoop = slots = grown;
             }
 
             if (slots[slot] is { } made)
