@@ -99,17 +99,20 @@ public sealed class TcpSpliceTests
     }
 
     /// <summary>
-    /// Bursts toward the client below the long-download mark are spliced, a burst past it turns the connection's download
-    /// to copies for the rest of the connection: 100 KB bursts, each read whole by the client before the next, then 4 MiB,
-    /// then 100 KB bursts again. Every byte arrives, in order, through each change of how the relay moves them.
+    /// Bursts below the long-transfer mark are spliced, a burst past it turns the direction to copies for the rest of the
+    /// connection: 100 KB bursts, each read whole before the next, then 4 MiB, then 100 KB bursts again. Every byte
+    /// arrives, in order, through each change of how the relay moves them, a download's and an upload's alike.
     /// </summary>
-    [Fact]
-    public async Task Download_ShortBurstsThenALongOneThenShortOnes_SameBytesInOrder()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task ShortBurstsThenALongOneThenShortOnes_SameBytesInOrder(bool upload)
     {
         await using var origin = TcpOrigin.Manual();
         await using var proxy = await TcpProxy.StartAsync("", "", [origin.Address]);
         using var client = await proxy.ConnectAsync();
         using var upstream = await origin.AcceptAsync();
+        var (sender, receiver) = upload ? (client, upstream) : (upstream, client);
 
         int[] bursts = [100_000, 100_000, 100_000, 4 * 1024 * 1024, 100_000, 100_000, 100_000];
         var random = new Random(7);
@@ -117,8 +120,8 @@ public sealed class TcpSpliceTests
         {
             var burst = new byte[length];
             random.NextBytes(burst);
-            var sending = upstream.SendAsync(burst, SocketFlags.None);
-            Assert.Equal(SHA256.HashData(burst), await TcpSockets.ReceiveHashedAsync(client, length));
+            var sending = sender.SendAsync(burst, SocketFlags.None);
+            Assert.Equal(SHA256.HashData(burst), await TcpSockets.ReceiveHashedAsync(receiver, length));
             Assert.Equal(length, await sending);
         }
     }

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using LLRP.Tcp.Splice;
@@ -11,9 +12,9 @@ namespace LLRP.Tcp.Loop;
 /// sent on at once: a short receive means the source is drained (TCP returns what it has), so a small message costs one
 /// receive and one send, as HAProxy's does, where a splice would cost three calls (in, out, and the would-block read that
 /// edge-triggered readiness requires). A full buffer means more is coming: the rest goes source → pipe → destination with
-/// <c>splice(2)</c>, never copied through the process, until the source would block; but a download that turns long
-/// (<see cref="LongDownloadBurst"/>) is copied from then on, <see cref="DownloadReceiveSize"/> at a time. When the
-/// destination is full the bytes wait (copied ones in an array of their own, spliced ones in the pipe) for its output
+/// <c>splice(2)</c>, never copied through the process, until the source would block; but a transfer whose burst turns
+/// long (<see cref="LongBurst"/>) is copied from then on, <see cref="BulkReceiveSize"/> at a time. When the
+/// destination is full the bytes wait (copied ones in an array rented for them, spliced ones in the pipe) for its output
 /// readiness, and the loop stops reporting the source's readiness until they have gone and the source was read dry
 /// again. The source's end of stream is passed on as a shutdown of the destination's sending side. A pipe is taken from
 /// the pool only while bytes are in flight, so an idle direction holds no pipe and no buffer. A direction is also what
@@ -22,32 +23,35 @@ namespace LLRP.Tcp.Loop;
 /// (<see cref="UpstreamUnsentLimit"/>), and splices through a wide pipe (<see cref="SplicePipe.WideCapacity"/>): the
 /// socket takes its bytes in steps of about that bound, and the pipe holds what the client sent meanwhile, taken in one
 /// splice where a pipe of 64 KiB took many; the relay's CPU per GiB uploaded fell by 14–37% in three same runs
-/// (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload"). Copied, the upload cost the relay 1.6–3.0× the CPU
-/// for 5–12% more MB/s. The direction to the client splices 64 KiB at a time, and copies once its download is long.
+/// (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload"). The bound stays when the upload turns long and is
+/// copied. The direction to the client splices 64 KiB at a time.
 /// </summary>
 internal sealed unsafe class SpliceDirection : IReadinessHandler
 {
     /// <summary>
     /// The receive that decides between a copy and a splice: a request or a response of a few KiB is copied whole, a bulk
-    /// transfer moves its first 16 KiB by copy and the rest by splice (a download, until it turns long).
+    /// transfer moves its first 16 KiB by copy and the rest by splice, until it turns long.
     /// </summary>
     private const int CopySize = 16 * 1024;
 
     /// <summary>
-    /// The receive from the upstream connection once its download is long (<see cref="LongDownloadBurst"/>): 256 KiB moved
-    /// a 1 GiB download no faster (0.96–1.13× direct against 1.00–1.13×).
+    /// The receive once a transfer is long (<see cref="LongBurst"/>): 256 KiB moved a 1 GiB download no faster (0.96–1.13×
+    /// direct against 1.00–1.13×); an upload's steps are bounded to about this size anyway (<see cref="UpstreamUnsentLimit"/>).
     /// </summary>
-    private const int DownloadReceiveSize = 64 * 1024;
+    private const int BulkReceiveSize = 64 * 1024;
 
     /// <summary>
-    /// The bytes a burst toward the client (read since the upstream connection's socket was last read dry) splices before
-    /// the connection's download counts as long and is copied from then on. Copied from its first byte, a 1 GiB download
-    /// (nearly all of it in bursts of megabytes) moved at 1.02–1.11× direct's speed where spliced it moved at 0.82–0.88×,
-    /// at the same relay CPU per GiB, but responses of 100 KB (each a burst of its own) cost the relay 1.03–1.19× the CPU
-    /// per request that they cost spliced. Copied past this mark: the download at 0.96–1.03× direct, the 100 KB responses
-    /// at 0.96–1.02× the spliced CPU (docs/benchmarks.md, "TCP 1 GiB download: copied, not spliced").
+    /// The bytes a burst (read since the source was last read dry) splices before the direction's transfer counts as long
+    /// and is copied from then on. Copied from its first byte, a 1 GiB download (nearly all of it in bursts of megabytes)
+    /// moved at 1.02–1.11× direct's speed where spliced it moved at 0.82–0.88×, at the same relay CPU per GiB, but
+    /// responses of 100 KB (each a burst of its own) cost the relay 1.03–1.19× the CPU per request that they cost spliced.
+    /// Copied past this mark: the download at 0.96–1.03× direct, the 100 KB responses at 0.96–1.02× the spliced CPU
+    /// (docs/benchmarks.md, "TCP 1 GiB download: copied, not spliced"). A spliced 1 GiB upload moved at 0.81–0.87× direct
+    /// at a third of the relay CPU of a copy, but the core that ran the client and the origin worked 0.4–0.8 s more per GiB
+    /// behind it; copied past this mark, 0.94–1.07× direct at about HAProxy's CPU seconds (docs/benchmarks.md, "TCP 1 GiB
+    /// upload: copied once long").
     /// </summary>
-    private const long LongDownloadBurst = 256 * 1024;
+    private const long LongBurst = 256 * 1024;
 
     /// <summary>Moves in a row before the rest waits for the loop's next iteration: a source that never runs dry does not hold the loop.</summary>
     private const int MovesPerTurn = 16;
@@ -57,10 +61,11 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// <summary>
     /// <c>TCP_NOTSENT_LOWAT</c> of the upstream connection's socket, set when bytes from the client turn bulk: the socket
     /// takes no more while it holds this much unsent, so the destination's acknowledgements find little left to transmit
-    /// and the relay's own splices send the rest, on the relay's CPU. Unbounded, a spliced upload filled the socket with
-    /// megabytes that the acknowledgements then sent, and with them the destination's receive work, from the
-    /// destination's CPU (docs/benchmarks.md, "TCP 1 GiB upload: the upstream socket's unsent bytes"). A direction to the
-    /// client keeps the default: bounded there, the download gained nothing and its CPU doubled.
+    /// and the relay's own splices and sends send the rest, on the relay's CPU. Unbounded, a spliced upload filled the
+    /// socket with megabytes that the acknowledgements then sent, and with them the destination's receive work, from the
+    /// destination's CPU (docs/benchmarks.md, "TCP 1 GiB upload: the upstream socket's unsent bytes"); a copied one,
+    /// unbounded once long, moved at 0.76–0.99× direct against 0.94–1.07× bounded. A direction to the client keeps the
+    /// default: bounded there, the download gained nothing and its CPU doubled.
     /// </summary>
     private const int UpstreamUnsentLimit = 64 * 1024;
 
@@ -69,8 +74,8 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// to 8 bytes only) the kernel's copy of a receive took 30% of the relay's samples in a copied download, against 12% for
     /// nginx's buffer (<c>_copy_to_iter</c>, <c>perf record</c>), and a GiB copied cost the relay 0.81–1.06 CPU s; from a
     /// page boundary 0.67–0.74, nginx 0.68–0.75 in the same rounds (docs/benchmarks.md, "TCP 1 GiB: what nginx's stream
-    /// module does"). Small messages, the first receive of every burst, a long download and the relay of a direction
-    /// that found no pipe are copied through it.
+    /// module does"). Small messages, the first receive of every burst, a long transfer and the relay of a direction that
+    /// found no pipe are copied through it.
     /// </summary>
     private const int Alignment = 4096;
 
@@ -78,7 +83,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     [ThreadStatic]
     private static byte[]? t_buffer;
 
-    /// <summary>The loop thread's receive buffer of <see cref="DownloadReceiveSize"/> bytes, shared by every direction on it (a direction keeps nothing in it between calls).</summary>
+    /// <summary>The loop thread's receive buffer of <see cref="BulkReceiveSize"/> bytes, shared by every direction on it (a direction keeps nothing in it between calls).</summary>
     [ThreadStatic]
     private static byte* t_start;
 
@@ -197,9 +202,15 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         }
     }
 
-    /// <summary>Gives the pipe back when the relay ends: pooled when empty, else closed (its bytes go nowhere).</summary>
+    /// <summary>Gives the pipe back when the relay ends, pooled when empty, else closed (its bytes go nowhere), and the array of unsent bytes.</summary>
     public void Release()
     {
+        if (_state.Unsent is { } unsent)
+        {
+            _state.Unsent = null;
+            ArrayPool<byte>.Shared.Return(unsent);
+        }
+
         if (_pipe is null)
         {
             return;
@@ -240,13 +251,13 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     {
         if (_pipe is not null)
         {
-            // A download that turned long: its pipe, emptied, goes back.
+            // A transfer that turned long: its pipe, emptied, goes back.
             Pipes.Return(_pipe);
             _pipe = null;
         }
 
         var start = Buffer();
-        var size = _state.CopiesBulk ? DownloadReceiveSize : CopySize;
+        var size = _state.CopiesBulk ? BulkReceiveSize : CopySize;
         var read = LinuxCalls.Receive(SourceFd, start, (nuint)size, 0);
         if (read <= 0)
         {
@@ -275,9 +286,14 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         _relay.Moved(FromClient, sent);
         if (sent < read)
         {
-            // The destination is full: the rest waits in an array of its own for its room.
-            _state.Unsent = new ReadOnlySpan<byte>(start + sent, (int)(read - sent)).ToArray();
+            // The destination is full: the rest waits for its room in an array rented for it, given back once sent. A long
+            // upload, whose destination takes about one receive at a time (UpstreamUnsentLimit), comes here once in five.
+            var rest = (int)(read - sent);
+            var unsent = ArrayPool<byte>.Shared.Rent(rest);
+            new ReadOnlySpan<byte>(start + sent, rest).CopyTo(unsent);
+            _state.Unsent = unsent;
             _state.UnsentOffset = 0;
+            _state.UnsentLength = rest;
             WaitForDestination();
             return false;
         }
@@ -303,7 +319,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     {
         if (t_buffer is null)
         {
-            t_buffer = GC.AllocateArray<byte>(DownloadReceiveSize + Alignment, pinned: true);
+            t_buffer = GC.AllocateArray<byte>(BulkReceiveSize + Alignment, pinned: true);
             var address = (nuint)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(t_buffer));
             t_start = (byte*)((address + Alignment - 1) & ~(nuint)(Alignment - 1));
         }
@@ -322,7 +338,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// <summary>
     /// One splice from the source into the pipe, taken from the pool for it: up to <see cref="SplicePipe.WideCapacity"/>
     /// toward the upstream connection when the pipe is or can be widened, else up to <see cref="SplicePipe.Capacity"/>. A
-    /// download whose burst passes <see cref="LongDownloadBurst"/> is copied from then on.
+    /// transfer whose burst passes <see cref="LongBurst"/> is copied from then on.
     /// </summary>
     /// <returns>True when bytes went into the pipe.</returns>
     private bool SpliceIn()
@@ -346,7 +362,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         {
             _state.Pending = read;
             _state.Burst += read;
-            if (!FromClient && _state.Burst >= LongDownloadBurst)
+            if (_state.Burst >= LongBurst)
             {
                 _state.CopiesBulk = true;
             }
@@ -414,12 +430,13 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         {
             fixed (byte* start = unsent)
             {
-                sent = LinuxCalls.Send(DestinationFd, start + _state.UnsentOffset, (nuint)(unsent.Length - _state.UnsentOffset), LinuxCalls.MsgNosignal);
+                sent = LinuxCalls.Send(DestinationFd, start + _state.UnsentOffset, (nuint)(_state.UnsentLength - _state.UnsentOffset), LinuxCalls.MsgNosignal);
             }
 
-            if (sent > 0 && (_state.UnsentOffset += (int)sent) == unsent.Length)
+            if (sent > 0 && (_state.UnsentOffset += (int)sent) == _state.UnsentLength)
             {
                 _state.Unsent = null;
+                ArrayPool<byte>.Shared.Return(unsent);
             }
         }
         else

@@ -7,10 +7,12 @@ namespace LLRP.Tcp.Loop;
 /// </summary>
 internal struct SpliceDirectionState
 {
-    /// <summary>Bytes received that the destination had no room for, in an array of their own, from <see cref="UnsentOffset"/>.</summary>
+    /// <summary>Bytes received that the destination had no room for, in an array rented for them, from <see cref="UnsentOffset"/> to <see cref="UnsentLength"/>.</summary>
     public byte[]? Unsent;
 
     public int UnsentOffset;
+
+    public int UnsentLength;
 
     /// <summary>Bytes in the pipe, not yet spliced to the destination.</summary>
     public nint Pending;
@@ -21,7 +23,7 @@ internal struct SpliceDirectionState
     /// <summary>Bytes read from the source since it was last read dry.</summary>
     public long Burst;
 
-    /// <summary>The download turned long: its bulk is copied, not spliced, for the rest of the connection.</summary>
+    /// <summary>The transfer turned long: its bulk is copied, not spliced, for the rest of the connection.</summary>
     public bool CopiesBulk;
 
     /// <summary><c>TCP_NOTSENT_LOWAT</c> was set on the destination (once per connection).</summary>
