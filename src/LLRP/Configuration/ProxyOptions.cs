@@ -192,7 +192,7 @@ public sealed record ProxyOptions
 
     /// <summary>
     /// Key <c>tcp.splice</c>: on Linux, TCP routes listen on sockets of their own and relay on event loops of their own,
-    /// bulk bytes with <c>splice(2)</c>, socket → pipe → socket, never copied through the process (a long download is
+    /// bulk bytes with <c>splice(2)</c>, socket → pipe → socket, never copied through the process (a long transfer is
     /// copied); Kestrel's sockets transport keeps a receive pending on its connections, so a splice from them would race
     /// with it. On by default; off, or on other systems, TCP routes relay through Kestrel's sockets transport with a copy
     /// loop.

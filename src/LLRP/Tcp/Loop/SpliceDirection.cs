@@ -23,8 +23,8 @@ namespace LLRP.Tcp.Loop;
 /// (<see cref="UpstreamUnsentLimit"/>), and splices through a wide pipe (<see cref="SplicePipe.WideCapacity"/>): the
 /// socket takes its bytes in steps of about that bound, and the pipe holds what the client sent meanwhile, taken in one
 /// splice where a pipe of 64 KiB took many; the relay's CPU per GiB uploaded fell by 14–37% in three same runs
-/// (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload"). The bound stays when the upload turns long and is
-/// copied. The direction to the client splices 64 KiB at a time.
+/// (docs/benchmarks.md, "TCP 1 GiB: a wide pipe for the upload"); the bound is raised to a long upload's receive once it
+/// is copied. The direction to the client splices 64 KiB at a time.
 /// </summary>
 internal sealed unsafe class SpliceDirection : IReadinessHandler
 {
@@ -35,10 +35,12 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     private const int CopySize = 16 * 1024;
 
     /// <summary>
-    /// The receive once a transfer is long (<see cref="LongBurst"/>): 256 KiB moved a 1 GiB download no faster (0.96–1.13×
-    /// direct against 1.00–1.13×); an upload's steps are bounded to about this size anyway (<see cref="UpstreamUnsentLimit"/>).
+    /// The receive once a transfer is long (<see cref="LongBurst"/>), and then the upload's bound of unsent bytes. Against
+    /// 64 KiB (the upload then bounded at 64 KiB), 4 rounds each way: a 1 GiB upload at 0.45–0.62 relay CPU s against
+    /// 0.87–0.97, a download at 0.46–0.53 against 0.57–0.70, both at about direct's speed. 512 KiB and 1 MiB cut the upload's
+    /// CPU a little more but moved it at 0.96–0.98× direct (docs/benchmarks.md, "TCP 1 GiB upload: copied once long").
     /// </summary>
-    private const int BulkReceiveSize = 64 * 1024;
+    private const int BulkReceiveSize = 256 * 1024;
 
     /// <summary>
     /// The bytes a burst (read since the source was last read dry) splices before the direction's transfer counts as long
@@ -64,8 +66,10 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// and the relay's own splices and sends send the rest, on the relay's CPU. Unbounded, a spliced upload filled the
     /// socket with megabytes that the acknowledgements then sent, and with them the destination's receive work, from the
     /// destination's CPU (docs/benchmarks.md, "TCP 1 GiB upload: the upstream socket's unsent bytes"); a copied one,
-    /// unbounded once long, moved at 0.76–0.99× direct against 0.94–1.07× bounded. A direction to the client keeps the
-    /// default: bounded there, the download gained nothing and its CPU doubled.
+    /// unbounded once long, moved at 0.76–0.99× direct against 0.94–1.07× bounded, and its bound is then raised to
+    /// <see cref="BulkReceiveSize"/>: a bound below the receive made the socket refuse about every fifth send, at 1.2–2×
+    /// the relay's CPU. A direction to the client keeps the default: bounded there, the download gained nothing and its
+    /// CPU doubled.
     /// </summary>
     private const int UpstreamUnsentLimit = 64 * 1024;
 
@@ -287,7 +291,7 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         if (sent < read)
         {
             // The destination is full: the rest waits for its room in an array rented for it, given back once sent. A long
-            // upload, whose destination takes about one receive at a time (UpstreamUnsentLimit), comes here once in five.
+            // upload, its destination bounded (UpstreamUnsentLimit), comes here with most receives (3,209 of 4,100 per GiB).
             var rest = (int)(read - sent);
             var unsent = ArrayPool<byte>.Shared.Rent(rest);
             new ReadOnlySpan<byte>(start + sent, rest).CopyTo(unsent);
@@ -302,7 +306,8 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         _state.Bulk = read == size;
         if (_state.Bulk && FromClient && !_state.UnsentBounded)
         {
-            BoundUnsent();
+            _state.UnsentBounded = true;
+            BoundUnsent(UpstreamUnsentLimit);
         }
 
         if (_state.Bulk || SourceClosing)
@@ -327,13 +332,12 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
         return t_start;
     }
 
-    /// <summary>Sets <see cref="UpstreamUnsentLimit"/> on the destination, once: a relay of small messages never makes the call.</summary>
-    private void BoundUnsent()
-    {
-        _state.UnsentBounded = true;
-        var limit = UpstreamUnsentLimit;
+    /// <summary>
+    /// Sets the upstream connection's bound of unsent bytes: <see cref="UpstreamUnsentLimit"/> when the upload turns bulk,
+    /// <see cref="BulkReceiveSize"/> when it turns long; a relay of small messages never makes the call.
+    /// </summary>
+    private void BoundUnsent(int limit) =>
         LinuxCalls.SetSocketOption(DestinationFd, LinuxCalls.IpProtoTcp, LinuxCalls.TcpNotSentLowWater, &limit, sizeof(int));
-    }
 
     /// <summary>
     /// One splice from the source into the pipe, taken from the pool for it: up to <see cref="SplicePipe.WideCapacity"/>
@@ -365,6 +369,10 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
             if (_state.Burst >= LongBurst)
             {
                 _state.CopiesBulk = true;
+                if (FromClient)
+                {
+                    BoundUnsent(BulkReceiveSize);
+                }
             }
 
             return true;
