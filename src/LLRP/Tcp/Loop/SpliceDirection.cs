@@ -36,9 +36,10 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
 
     /// <summary>
     /// The receive once a transfer is long (<see cref="LongBurst"/>), and then the upload's bound of unsent bytes. Against
-    /// 64 KiB (the upload then bounded at 64 KiB), 4 rounds each way: a 1 GiB upload at 0.45–0.62 relay CPU s against
-    /// 0.87–0.97, a download at 0.46–0.53 against 0.57–0.70, both at about direct's speed. 512 KiB and 1 MiB cut the upload's
-    /// CPU a little more but moved it at 0.96–0.98× direct (docs/benchmarks.md, "TCP 1 GiB upload: copied once long").
+    /// 64 KiB (the upload then bounded at 64 KiB), 4 rounds each way: a 1 GiB upload at 0.48–0.86 relay CPU s against
+    /// 0.87–0.97, a download at 0.46–0.53 against 0.57–0.70, both at about direct's speed. 512 KiB and 1 MiB cut the
+    /// upload's CPU a little more (0.34–0.48 against 0.45–0.62) but moved it at 0.95–1.01× direct against 0.97–1.02×
+    /// (docs/benchmarks.md, "TCP 1 GiB upload: copied once long").
     /// </summary>
     private const int BulkReceiveSize = 256 * 1024;
 
@@ -48,10 +49,10 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// moved at 1.02–1.11× direct's speed where spliced it moved at 0.82–0.88×, at the same relay CPU per GiB, but
     /// responses of 100 KB (each a burst of its own) cost the relay 1.03–1.19× the CPU per request that they cost spliced.
     /// Copied past this mark: the download at 0.96–1.03× direct, the 100 KB responses at 0.96–1.02× the spliced CPU
-    /// (docs/benchmarks.md, "TCP 1 GiB download: copied, not spliced"). A spliced 1 GiB upload moved at 0.81–0.87× direct
-    /// at a third of the relay CPU of a copy, but the core that ran the client and the origin worked 0.4–0.8 s more per GiB
-    /// behind it; copied past this mark, 0.94–1.07× direct at about HAProxy's CPU seconds (docs/benchmarks.md, "TCP 1 GiB
-    /// upload: copied once long").
+    /// (docs/benchmarks.md, "TCP 1 GiB download: copied, not spliced"). A spliced 1 GiB upload moved at 0.75–0.89× direct,
+    /// the core that ran the client and the origin working 0.1–0.9 s more per GiB behind it; copied past this mark, at
+    /// about direct's speed and at 0.46–0.71× HAProxy's CPU seconds (docs/benchmarks.md, "TCP 1 GiB upload: copied once
+    /// long").
     /// </summary>
     private const long LongBurst = 256 * 1024;
 
@@ -67,9 +68,8 @@ internal sealed unsafe class SpliceDirection : IReadinessHandler
     /// socket with megabytes that the acknowledgements then sent, and with them the destination's receive work, from the
     /// destination's CPU (docs/benchmarks.md, "TCP 1 GiB upload: the upstream socket's unsent bytes"); a copied one,
     /// unbounded once long, moved at 0.76–0.99× direct against 0.94–1.07× bounded, and its bound is then raised to
-    /// <see cref="BulkReceiveSize"/>: a bound below the receive made the socket refuse about every fifth send, at 1.2–2×
-    /// the relay's CPU. A direction to the client keeps the default: bounded there, the download gained nothing and its
-    /// CPU doubled.
+    /// <see cref="BulkReceiveSize"/>: a bound of half the receive cost 1.0–2.5× the relay's CPU. A direction to the client
+    /// keeps the default: bounded there, the download gained nothing and its CPU doubled.
     /// </summary>
     private const int UpstreamUnsentLimit = 64 * 1024;
 
