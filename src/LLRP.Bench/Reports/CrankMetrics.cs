@@ -75,6 +75,7 @@ public static class CrankMetrics
                 s => s.Timestamp);
 
             series.Add("throughput", "Throughput (MB/s)", "n0", true, s => Round(s.MegabytesPerSecond, 1));
+            series.Add("per-paired-direct", "Throughput ÷ direct's, just before (×)", "n2", true, s => Round(s.PerPairedDirect, 3));
             series.Add("peak-rss", "Proxy peak RSS (MB)", "n0", false, s => Round(s.PeakResidentBytes / 1e6, 1));
             series.Add("cpu", "Proxy CPU (s)", "n2", false, s => Round(s.CpuSeconds, 3));
         }

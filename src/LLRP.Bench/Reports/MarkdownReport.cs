@@ -190,8 +190,10 @@ public static class MarkdownReport
     private static void WriteLargeBodies(StringBuilder text, RunResult run)
     {
         text.Append("\n## Large bodies (1 GiB through the contender, curl)\n\n");
-        text.Append("| contender | download MB/s median (min–max) | ×direct | peak RSS MB | CPU s | upload MB/s median (min–max) | ×direct | peak RSS MB | CPU s | failures |\n");
-        text.Append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        text.Append("×direct: the contender's median ÷ direct's; × paired direct: the median over rounds of the contender's MB/s ÷ the same\n");
+        text.Append("transfer's straight to the origin, made just before it.\n\n");
+        text.Append("| contender | download MB/s median (min–max) | ×direct | × paired direct (min–max) | peak RSS MB | CPU s | upload MB/s median (min–max) | ×direct | × paired direct (min–max) | peak RSS MB | CPU s | failures |\n");
+        text.Append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         foreach (var contender in run.Measured)
         {
             var own = run.LargeBodySamples.Where(s => s.Contender == contender.Name).ToList();
@@ -209,7 +211,9 @@ public static class MarkdownReport
                 var peak = ok.Select(s => s.PeakResidentBytes).Max();
                 var cpu = Spread.Of(ok.Select(s => s.CpuSeconds ?? double.NaN));
                 text.Append(CultureInfo.InvariantCulture, $"| {(speed is { } v ? $"{Units.Count(v.Median)} ({Units.Count(v.Min)}–{Units.Count(v.Max)})" : "—")} ");
+                var paired = Spread.Of(ok.Select(s => s.PerPairedDirect ?? double.NaN));
                 text.Append(CultureInfo.InvariantCulture, $"| {(speed is { } s && direct is { } d ? Units.Ratio(s.Median / d.Median) : "—")} ");
+                text.Append(CultureInfo.InvariantCulture, $"| {(paired is { } r ? $"{Units.Ratio(r.Median)} ({Units.Ratio(r.Min)}–{Units.Ratio(r.Max)})" : "—")} ");
                 text.Append(CultureInfo.InvariantCulture, $"| {(peak is { } p ? Units.Megabytes(p) : "—")} ");
                 text.Append(CultureInfo.InvariantCulture, $"| {(cpu is { } c ? Units.Decimal(c.Median, 2) : "—")} ");
             }

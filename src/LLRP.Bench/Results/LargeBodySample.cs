@@ -4,6 +4,9 @@ namespace LLRP.Bench.Results;
 /// <param name="Error">Null when the whole body arrived with a 200; otherwise what went wrong.</param>
 /// <param name="PeakResidentBytes">Peak RSS of the proxy's processes during the transfer; null for direct.</param>
 /// <param name="CpuSeconds">Proxy user + system CPU during the transfer; null for direct.</param>
+/// <param name="PairedDirectMegabytesPerSecond">
+/// MB/s of the same transfer straight to the origin, made just before this one; null for direct, or when that one failed.
+/// </param>
 public sealed record LargeBodySample(
     string Contender,
     TransferDirection Direction,
@@ -13,7 +16,11 @@ public sealed record LargeBodySample(
     double Seconds,
     string? Error,
     long? PeakResidentBytes,
-    double? CpuSeconds)
+    double? CpuSeconds,
+    double? PairedDirectMegabytesPerSecond)
 {
     public double MegabytesPerSecond => Seconds > 0 ? Bytes / Seconds / 1e6 : 0;
+
+    /// <summary>This transfer's MB/s ÷ its paired direct transfer's; null without one.</summary>
+    public double? PerPairedDirect => PairedDirectMegabytesPerSecond is > 0 and var direct ? MegabytesPerSecond / direct : null;
 }

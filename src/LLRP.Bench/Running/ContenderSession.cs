@@ -232,14 +232,25 @@ public sealed partial class ContenderSession : IAsyncDisposable
             result.Messages == 0 ? null : allocationRate / result.MessagesPerSecond);
     }
 
-    /// <summary>Moves 1 GiB one way through the contender.</summary>
+    /// <summary>
+    /// Moves 1 GiB one way through the contender; a contender in front of one origin moves it straight to that origin just
+    /// before, for the pair's ratio. The host's speed moved by more between a round's direct transfer and a contender's,
+    /// minutes apart, than the relays differed (docs/benchmarks.md, "TCP 1 GiB upload: copied once long").
+    /// </summary>
     public async Task<LargeBodySample> TransferAsync(TransferDirection direction, CancellationToken cancellationToken)
     {
+        double? pairedDirect = null;
+        if (_process is not null && _work.DirectPort is { } directPort)
+        {
+            var (directBytes, directSeconds, directError) = await _context.LargeBodies.RunAsync(directPort, direction, cancellationToken);
+            pairedDirect = directError is null && directSeconds > 0 ? directBytes / directSeconds / 1e6 : null;
+        }
+
         var before = BeginWindow();
         var timestamp = DateTime.UtcNow;
         var (bytes, seconds, error) = await _context.LargeBodies.RunAsync(Port, direction, cancellationToken);
         var (cpu, peak) = EndWindow(before);
-        return new LargeBodySample(_contender.Name, direction, _round, timestamp, bytes, seconds, error, peak, cpu?.TotalSeconds);
+        return new LargeBodySample(_contender.Name, direction, _round, timestamp, bytes, seconds, error, peak, cpu?.TotalSeconds, pairedDirect);
     }
 
     /// <summary>

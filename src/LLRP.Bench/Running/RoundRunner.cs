@@ -6,7 +6,8 @@ namespace LLRP.Bench.Running;
 
 /// <summary>
 /// The rounds of a run: in each, every contender in turn is started once per <see cref="SessionWork"/>, in front of that
-/// work's origin, and measured: the shapes, then the large bodies; then started again for the idle connections. Each
+/// work's origin, and measured: the shapes, then the large bodies (each after the same transfer straight to the origin,
+/// <see cref="ContenderSession.TransferAsync"/>); then started again for the idle connections. Each
 /// round starts one contender further (A B C, B C A, C A B …, <see cref="InRound"/>), so no contender always runs first
 /// or last.
 /// </summary>
@@ -26,7 +27,7 @@ public static class RoundRunner
         var idlePlan = TimeSpan.FromSeconds(3 + (context.IdleConnectionCount / 2000.0));
         var perRound = result.Measured.Sum(contender => works.Where(w => w.IsFor(contender)).Sum(w => (_startPlan
             + (shapePlan * w.Shapes.Count)
-            + (w.LargeBodies ? _largeBodyPlan * 2 : TimeSpan.Zero)
+            + (w.LargeBodies ? _largeBodyPlan * (contender.Kind == ContenderKind.Direct ? 2 : 4) : TimeSpan.Zero)
             + (w.IdleConnections ? _startPlan + idlePlan : TimeSpan.Zero)).Ticks));
         var progress = new ProgressReporter(TimeSpan.FromTicks(perRound) * options.Rounds);
         var failures = new List<(Contender Contender, int Round, SessionWork Work, string Error)>();
@@ -134,7 +135,10 @@ public static class RoundRunner
 
         foreach (var direction in work.LargeBodies ? _directions : [])
         {
-            progress.Report($"{where} · 1 GiB {direction.ToString().ToLowerInvariant()}", _largeBodyPlan);
+            var paired = contender.Kind != ContenderKind.Direct;
+            progress.Report(
+                $"{where} · 1 GiB {direction.ToString().ToLowerInvariant()}{(paired ? ", straight to the origin first" : "")}",
+                paired ? _largeBodyPlan * 2 : _largeBodyPlan);
             result.LargeBodySamples.Add(await session.TransferAsync(direction, cancellationToken));
             if (Stopped($"the 1 GiB {direction.ToString().ToLowerInvariant()}"))
             {
