@@ -232,6 +232,9 @@ public sealed partial class ContenderSession : IAsyncDisposable
             result.Messages == 0 ? null : allocationRate / result.MessagesPerSecond);
     }
 
+    /// <summary>A contender in front of one origin: each 1 GiB transfer through it follows the same one straight to that origin.</summary>
+    public bool PairsDirect => _process is not null && _work.DirectPort is not null;
+
     /// <summary>
     /// Moves 1 GiB one way through the contender; a contender in front of one origin moves it straight to that origin just
     /// before, for the pair's ratio. The host's speed moved by more between a round's direct transfer and a contender's,
@@ -240,9 +243,9 @@ public sealed partial class ContenderSession : IAsyncDisposable
     public async Task<LargeBodySample> TransferAsync(TransferDirection direction, CancellationToken cancellationToken)
     {
         double? pairedDirect = null;
-        if (_process is not null && _work.DirectPort is { } directPort)
+        if (PairsDirect)
         {
-            var (directBytes, directSeconds, directError) = await _context.LargeBodies.RunAsync(directPort, direction, cancellationToken);
+            var (directBytes, directSeconds, directError) = await _context.LargeBodies.RunAsync(_work.DirectPort!.Value, direction, cancellationToken);
             pairedDirect = directError is null && directSeconds > 0 ? directBytes / directSeconds / 1e6 : null;
         }
 

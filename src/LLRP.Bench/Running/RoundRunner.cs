@@ -135,7 +135,7 @@ public static class RoundRunner
 
         foreach (var direction in work.LargeBodies ? _directions : [])
         {
-            var paired = contender.Kind != ContenderKind.Direct;
+            var paired = session.PairsDirect;
             progress.Report(
                 $"{where} · 1 GiB {direction.ToString().ToLowerInvariant()}{(paired ? ", straight to the origin first" : "")}",
                 paired ? _largeBodyPlan * 2 : _largeBodyPlan);
