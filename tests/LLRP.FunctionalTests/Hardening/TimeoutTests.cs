@@ -151,7 +151,7 @@ public sealed class TimeoutTests
     [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
     public async Task ConnectTimeout_504(string mode)
     {
-        using var unresponsive = await UnresponsiveListener.StartAsync();
+        using var unresponsive = UnresponsiveListener.Start();
         await using var proxy = await TestHosts.StartProxyAsync(unresponsive.Url, mode, "timeouts.connectMs=500");
         await using var client = await proxy.ConnectAsync();
         var clock = Stopwatch.StartNew();

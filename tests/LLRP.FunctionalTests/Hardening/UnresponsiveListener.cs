@@ -25,14 +25,14 @@ public sealed class UnresponsiveListener : IDisposable
     public string Url => $"http://{_listener.LocalEndPoint}";
 
     /// <summary>Fills the accept queue, and proves it is full: the last connect attempt must hang.</summary>
-    public static async Task<UnresponsiveListener> StartAsync()
+    public static UnresponsiveListener Start()
     {
         var listener = new UnresponsiveListener();
         try
         {
             for (var attempt = 0; attempt < 8; attempt++)
             {
-                if (!await listener.TryQueueConnectionAsync())
+                if (!listener.TryQueueConnection())
                 {
                     return listener;
                 }
@@ -58,22 +58,33 @@ public sealed class UnresponsiveListener : IDisposable
         _listener.Dispose();
     }
 
-    /// <summary>True when a connection was queued; false when the connect hung for <see cref="ProbeTimeout"/>.</summary>
-    private async Task<bool> TryQueueConnectionAsync()
+    /// <summary>
+    /// True when a connection was queued; false when the connect hung for <see cref="ProbeTimeout"/>. The socket's own state
+    /// is asked (<c>poll</c> for writability), not when an asynchronous connect's continuation ran: on a busy machine a
+    /// continuation can come later than the timeout for a connect that had completed, which then counted as hung and left
+    /// the queue with room, so the proxy's connect succeeded and its request waited for an answer that never came. On
+    /// loopback a handshake with room in the queue completes within the connect call; a SYN to a full queue is dropped, and
+    /// the socket stays connecting until its first retransmission, a second later.
+    /// </summary>
+    private bool TryQueueConnection()
     {
-        var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-        using var timeout = new CancellationTokenSource(ProbeTimeout);
+        var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { Blocking = false };
         try
         {
-            await socket.ConnectAsync(_listener.LocalEndPoint!, timeout.Token);
+            socket.Connect(_listener.LocalEndPoint!);
         }
-        catch (OperationCanceledException)
+        catch (SocketException e) when (e.SocketErrorCode is SocketError.WouldBlock or SocketError.InProgress)
         {
-            socket.Dispose();
-            return false;
+            // Connecting: the poll below says whether the handshake completed.
         }
 
-        _queued.Add(socket);
-        return true;
+        if (socket.Poll(ProbeTimeout, SelectMode.SelectWrite))
+        {
+            _queued.Add(socket);
+            return true;
+        }
+
+        socket.Dispose();
+        return false;
     }
 }
