@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.IO.Pipelines;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
@@ -58,9 +59,7 @@ internal sealed partial class EpollConnection
         if (errno != 0)
         {
             reader.AdvanceTo(buffer.Start);
-            EndOutput(errno is LinuxCalls.EConnReset or LinuxCalls.EPipe
-                ? new ConnectionResetException($"The peer reset the connection (errno {errno}).")
-                : new ConnectionAbortedException($"Send failed (errno {errno})."));
+            EndOutput(failed: true, errno is LinuxCalls.EConnReset or LinuxCalls.EPipe ? null : new ConnectionAbortedException($"Send failed (errno {errno})."));
             return;
         }
 
@@ -77,7 +76,7 @@ internal sealed partial class EpollConnection
         if (result.IsCompleted)
         {
             _socket.Shutdown(SocketShutdown.Send);
-            EndOutput(null);
+            EndOutput(failed: false);
         }
         else if (_disposeRequested)
         {
@@ -97,11 +96,18 @@ internal sealed partial class EpollConnection
         Close();
     }
 
-    private void EndOutput(Exception? error)
+    /// <summary>
+    /// The output ends; a failed send closes the connection. Its writer sees <paramref name="unexpected"/> if given; after
+    /// a reset, a peer gone (<c>EPIPE</c>) or an abort, a flush that completes (<see cref="FlushResult.IsCompleted"/>), as
+    /// over Kestrel's sockets transport: the reason reaches the input's reader. Kestrel's HTTP/2 server takes an exception
+    /// from its frame writer's flush for a fault of its own, its streams are never completed, and their requests (and
+    /// upstream connections) stay open.
+    /// </summary>
+    private void EndOutput(bool failed, Exception? unexpected = null)
     {
         _outputEnded = true;
-        _output.Reader.Complete(_abortReason ?? error);
-        if (_disposeRequested || error is not null)
+        _output.Reader.Complete(unexpected);
+        if (_disposeRequested || failed)
         {
             Close();
         }

@@ -28,6 +28,9 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
     private CancellationTokenSource? _closedToken;
     private IDictionary<object, object?>? _items;
     private ConnectionAbortedException? _abortReason;
+
+    /// <summary>What the loop failed with (<see cref="Fail"/>): the one end of the output whose writer sees an exception.</summary>
+    private Exception? _unexpectedError;
     private string? _connectionId;
     private int _slot = -1;
     private volatile bool _isClosed;
@@ -106,7 +109,8 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
 
     /// <summary>
     /// Closes the socket at once, what was flushed before handed to it first as far as it takes it without waiting (a
-    /// flush's send waits for the end of the loop's iteration); the pipes' readers and writers see <paramref name="abortReason"/>.
+    /// flush's send waits for the end of the loop's iteration); the input's reader sees <paramref name="abortReason"/>, the
+    /// output's writer a completed flush (<see cref="EndOutput"/>).
     /// </summary>
     public override void Abort(ConnectionAbortedException abortReason)
     {
@@ -184,6 +188,7 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
     public void Fail(Exception error)
     {
         _abortReason ??= new ConnectionAbortedException(error.Message, error);
+        _unexpectedError ??= error;
         Close();
     }
 
@@ -228,7 +233,10 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
         _output.Writer.Complete();
     }
 
-    /// <summary>Closes the socket, on the loop's thread: the pipes' ends complete with the abort reason, if any.</summary>
+    /// <summary>
+    /// Closes the socket, on the loop's thread: the input completes with the abort reason, if any; the output with no
+    /// exception unless the loop failed (<see cref="EndOutput"/>).
+    /// </summary>
     private void Close()
     {
         if (_isClosed)
@@ -263,7 +271,7 @@ internal sealed partial class EpollConnection : ConnectionContext, IReadinessHan
         if (!_outputEnded)
         {
             _outputEnded = true;
-            _output.Reader.Complete(reason);
+            _output.Reader.Complete(_unexpectedError);
         }
 
         _socket.Dispose();
