@@ -216,7 +216,7 @@ internal sealed class Http2StreamExchange(Http2ClientPool pool, int maxResponseH
         _pump = default;
         if (!pump.IsCompleted)
         {
-            _body!.CancelPendingRead();
+            ClientBodyRead.Cancel(_body!);
         }
 
         await pump;

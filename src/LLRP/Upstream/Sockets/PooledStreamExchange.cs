@@ -398,7 +398,10 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         if (running)
         {
             upstream.Connection.Abort();
-            _body?.CancelPendingRead();
+            if (_body is not null)
+            {
+                ClientBodyRead.Cancel(_body);
+            }
         }
 
         var sent = await _pump;
