@@ -44,8 +44,10 @@ internal sealed class HttpClientInvokers : IDisposable
     /// One invoker over <see cref="SocketsHttpHandler"/> configured as a transparent HTTP/1.1 client: no proxy, redirects,
     /// decompression, cookies or trace headers; header values pass byte for byte (Latin-1 both ways); an <c>https</c>
     /// destination is authenticated as in raw mode (<see cref="DestinationTls"/>). A response abandoned
-    /// before its end (a client gone, a framing anomaly) closes its connection instead of draining it for reuse.
-    /// Connections are counted in <c>llrp.upstream.active_connections</c>.
+    /// before its end (a client gone, a framing anomaly) closes its connection instead of draining it for reuse. Idle
+    /// connections are closed after <c>pool.idleTimeoutMs</c>, as raw mode's pooled ones are: one the destination closed
+    /// meanwhile is found at the handler's next sweep, every quarter of that. Connections are counted in
+    /// <c>llrp.upstream.active_connections</c>.
     /// </summary>
     public static HttpMessageInvoker Create(ProxyOptions options, ProxyMetrics metrics, DestinationCertificateCheck check) => new(new SocketsHttpHandler
     {
@@ -55,6 +57,7 @@ internal sealed class HttpClientInvokers : IDisposable
         UseCookies = false,
         ActivityHeadersPropagator = null,
         ConnectTimeout = options.ConnectTimeout,
+        PooledConnectionIdleTimeout = options.PooledConnectionIdleTimeout,
         SslOptions = DestinationTls.HandlerOptions(options.DownstreamInsecure, check),
         MaxResponseHeadersLength = (options.MaxResponseHeadersTotalSize + 1023) / 1024,
         RequestHeaderEncodingSelector = static (_, _) => Encoding.Latin1,
