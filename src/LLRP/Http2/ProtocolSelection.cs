@@ -47,14 +47,23 @@ internal static class ProtocolSelection
                 return;
             }
 
-            if (ownServer is not null)
+            // Counted in llrp.client.active_connections while it is open, as an HTTP/1.1 session counts itself.
+            http1.Metrics.ClientConnectionOpened();
+            try
             {
-                await ownServer.RunAsync(connection, tls);
-                return;
-            }
+                if (ownServer is not null)
+                {
+                    await ownServer.RunAsync(connection, tls);
+                    return;
+                }
 
-            connection.Items[ProxyConnectionItem] = true;
-            await next(connection);
+                connection.Items[ProxyConnectionItem] = true;
+                await next(connection);
+            }
+            finally
+            {
+                http1.Metrics.ClientConnectionClosed();
+            }
         }
         finally
         {

@@ -1,3 +1,4 @@
+using LLRP.Diagnostics;
 using Microsoft.AspNetCore.Connections;
 
 namespace LLRP.Proxy;
@@ -55,6 +56,9 @@ internal sealed class ProxyConnectionHandler(ClientSessionServices services) : C
             Interlocked.Decrement(ref _open);
         }
     }
+
+    /// <summary>Where a connection the middleware takes itself (HTTP/2) is counted among the open ones, as a session counts itself.</summary>
+    public ProxyMetrics Metrics => services.Metrics;
 
     /// <summary>Runs the HTTP/1.1 session of a counted connection.</summary>
     public Task RunSessionAsync(ConnectionContext connection) => new ClientSession(connection, services).RunAsync();
