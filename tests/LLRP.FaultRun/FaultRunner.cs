@@ -4,7 +4,7 @@ namespace LLRP.FaultRun;
 
 /// <summary>
 /// Runs requests through a proxy to a <see cref="FaultingDestination"/> from concurrent <see cref="FaultingClient"/>s
-/// until a number of requests is reached; every request gets a unique id.
+/// (HTTP/1.1) or <see cref="FaultingHttp2Client"/>s until a number of requests is reached; every request gets a unique id.
 /// </summary>
 internal sealed class FaultRunner(int proxyPort, FaultingDestination destination, FaultTally tally, double faultRate, int seed)
 {
@@ -35,6 +35,16 @@ internal sealed class FaultRunner(int proxyPort, FaultingDestination destination
     {
         Interlocked.Add(ref _limit, requests);
         return Task.WhenAll(Enumerable.Range(0, connections).Select(index => Task.Run(() => new FaultingClient(this, index).RunAsync())));
+    }
+
+    /// <summary>
+    /// Sends <paramref name="requests"/> more requests over HTTP/2 (h2c): <paramref name="connections"/> concurrent
+    /// clients, each a connection with <paramref name="streams"/> streams in flight.
+    /// </summary>
+    public Task RunHttp2Async(long requests, int connections, int streams)
+    {
+        Interlocked.Add(ref _limit, requests);
+        return Task.WhenAll(Enumerable.Range(0, connections).Select(index => Task.Run(() => new FaultingHttp2Client(this, index, streams).RunAsync())));
     }
 
     /// <summary>Takes the next request id, unless the requests asked for are all taken.</summary>

@@ -2,12 +2,15 @@
 // fault too (see FaultingClient, FaultingDestination). scripts/faults.sh drives it once per mode:
 //   LLRP.FaultRun --proxy-port P --destination-port D --admin http://127.0.0.1:A [--proxy-pid PID]
 //                 [--requests 250000] [--connections 32] [--fault-pct 5] [--warmup-pct 10] [--seed 1] [--leak-wait-s 90]
+//                 [--client h1|h2] [--streams 8]
 // The proxy is started first with --downstream=http://127.0.0.1:D and admin.urls=http://127.0.0.1:A. The run sends the
 // warm-up share of the requests, then the rest; it reads the proxy's VmRSS (/proc/PID/status) at the start, after the
 // warm-up and at the end, and its connection gauges once the clients are done (client connections) and once the
 // destination has closed its connections (upstream connections: idle pooled ones close within the pool's idle timeout,
-// so the gauge is polled for up to leak-wait-s seconds). It prints one key=value line per figure and exits 1
-// when a response reached the wrong request or carried wrong bytes, an exchange stalled, or a gauge did not return to 0.
+// so the gauge is polled for up to leak-wait-s seconds). With --client h2 each connection is an HTTP/2 client (h2c with
+// prior knowledge) with --streams streams in flight, and its faults are FaultingHttp2Client's. It prints one key=value
+// line per figure and exits 1 when a response reached the wrong request or carried wrong bytes, an exchange stalled, or
+// a gauge did not return to 0.
 //   LLRP.FaultRun connections --proxy-port P --destination-port D --admin URL --limit L --over N
 // fills a proxy started with limits.maxClientConnections=L: L connections with one request each, held open, then N
 // more that must each get 503 and the close (ConnectionLimitRun); it checks the client connection gauge (L while they
@@ -27,7 +30,7 @@ long Number(string name, long fallback) => options.TryGetValue(name, out var tex
 
 if (!options.ContainsKey("proxy-port") || !options.ContainsKey("destination-port") || !options.ContainsKey("admin"))
 {
-    Console.Error.WriteLine("usage: LLRP.FaultRun --proxy-port P --destination-port D --admin URL [--proxy-pid PID] [--requests N] [--connections N] [--fault-pct N] [--warmup-pct N] [--seed N] [--leak-wait-s N]");
+    Console.Error.WriteLine("usage: LLRP.FaultRun --proxy-port P --destination-port D --admin URL [--proxy-pid PID] [--requests N] [--connections N] [--fault-pct N] [--warmup-pct N] [--seed N] [--leak-wait-s N] [--client h1|h2] [--streams N]");
     return 2;
 }
 
@@ -35,6 +38,13 @@ if (connectionsCommand)
 {
     return await ConnectionLimitCommand.RunAsync(
         (int)Number("proxy-port", 0), (int)Number("destination-port", 0), options["admin"], (int)Number("limit", 10_000), (int)Number("over", 500));
+}
+
+var client = options.GetValueOrDefault("client", "h1");
+if (client is not ("h1" or "h2"))
+{
+    Console.Error.WriteLine($"--client is h1 or h2, not '{client}'");
+    return 2;
 }
 
 var requests = Number("requests", 250_000);
@@ -52,16 +62,18 @@ string Rss() => proxyPid is null || !File.Exists($"/proc/{proxyPid}/status")
 
 var rssStart = Rss();
 var clock = Stopwatch.StartNew();
-await runner.RunAsync(warmup, connections);
+var streams = (int)Number("streams", 8);
+Task Run(long count) => client == "h2" ? runner.RunHttp2Async(count, connections, streams) : runner.RunAsync(count, connections);
+await Run(warmup);
 var rssWarm = Rss();
-await runner.RunAsync(requests - warmup, connections);
+await Run(requests - warmup);
 var elapsed = clock.Elapsed;
 var rssEnd = Rss();
 var clientConnections = await gauges.WaitForZeroAsync(ProxyGauges.ClientConnections, TimeSpan.FromSeconds(10));
 destination.CloseAll();
 var upstreamConnections = await gauges.WaitForZeroAsync(ProxyGauges.UpstreamConnections, TimeSpan.FromSeconds(Number("leak-wait-s", 90)));
 
-Console.WriteLine($"requests={runner.Requests} duration_s={elapsed.TotalSeconds:F1} requests_per_s={runner.Requests / elapsed.TotalSeconds:F0} connections={connections}");
+Console.WriteLine($"requests={runner.Requests} duration_s={elapsed.TotalSeconds:F1} requests_per_s={runner.Requests / elapsed.TotalSeconds:F0} connections={connections} client={client}{(client == "h2" ? $" streams={streams}" : "")}");
 Console.WriteLine($"counts: {tally.Describe()}");
 Console.WriteLine($"mismatches={tally.Mismatches} stalled={tally["client.stalled"]} collateral_failures={tally.Collateral}");
 Console.WriteLine($"leaked_client_connections={clientConnections} leaked_upstream_connections={upstreamConnections}");

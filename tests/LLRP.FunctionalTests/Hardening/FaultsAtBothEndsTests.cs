@@ -1,4 +1,5 @@
 using LLRP.FaultRun;
+using LLRP.FunctionalTests.Http2;
 using LLRP.FunctionalTests.Infrastructure;
 
 namespace LLRP.FunctionalTests.Hardening;
@@ -9,13 +10,19 @@ namespace LLRP.FunctionalTests.Hardening;
 /// resets mid-body and cuts mid-body, each for 5% of the requests. Every request carries a unique id and every body is
 /// derived from it: no 200 may reach another request or carry other bytes than its own (RFC 9112 §9.3.2; a response the
 /// proxy cannot finish is an aborted connection, RFC 9112 §8), and once the clients are gone and the destination has
-/// closed its side, the proxy's connection gauges are back to 0.
+/// closed its side, the proxy's connection gauges are back to 0. Over HTTP/2 (h2c, several streams per connection, on
+/// both HTTP/2 servers) the client resets streams mid-upload and mid-download (RST_STREAM, RFC 9113 §6.4) and resets the
+/// TCP connection under all of its streams; the destination's faults then reach the client as a 502 or a reset stream
+/// (RFC 9113 §8.1: a response the proxy cannot finish is never delivered as complete).
 /// </summary>
 public sealed class FaultsAtBothEndsTests
 {
     private const int Requests = 1500;
     private const int Clients = 16;
     private const double FaultRate = 0.05;
+
+    /// <summary>Streams in flight on each HTTP/2 client's connection.</summary>
+    private const int StreamsPerClient = 8;
 
     [Theory]
     [MemberData(nameof(LlrpModes.All), MemberType = typeof(LlrpModes))]
@@ -33,6 +40,34 @@ public sealed class FaultsAtBothEndsTests
         Assert.True(tally.Mismatches == 0, $"{tally.Mismatches} responses reached the wrong request or carried wrong bytes: {summary}");
         Assert.True(tally["client.stalled"] == 0, $"{tally["client.stalled"]} exchanges neither ended nor closed: {summary}");
         foreach (var fault in Enum.GetNames<ClientFault>().Select(name => $"client.{name}").Concat(Enum.GetNames<DestinationFault>().Select(name => $"destination.{name}")))
+        {
+            Assert.True(tally[fault] > 0, $"No {fault} was injected: {summary}");
+        }
+
+        Assert.True(tally["status.200"] > Requests / 2, $"Too few requests got through to prove anything: {summary}");
+        await metrics.WaitForSumAsync("llrp.client.active_connections", 0);
+        destination.CloseAll();
+        await metrics.WaitForSumAsync("llrp.upstream.active_connections", 0);
+    }
+
+    [Theory]
+    [MemberData(nameof(Http2Servers.Modes), MemberType = typeof(Http2Servers))]
+    public async Task Http2FaultsAtBothEnds_NoResponseReachesTheWrongStreamAndNoConnectionLeaks(string mode)
+    {
+        var tally = new FaultTally();
+        var seed = 100 + Array.IndexOf(Http2Servers.OnEvery(LlrpModes.Every), mode);
+        await using var destination = new FaultingDestination(0, FaultRate, seed, tally);
+        await using var proxy = await TestHosts.StartProxyAsync(destination.Url, mode, "pool.idleTimeoutMs=1000");
+        using var metrics = new ProxyMeterRecorder(proxy);
+        var run = new FaultRunner(proxy.Port, destination, tally, FaultRate, seed);
+
+        await run.RunHttp2Async(Requests, Clients / 4, StreamsPerClient);
+
+        var summary = $"{tally.Describe()}\n{string.Join("\n", tally.Problems)}";
+        Assert.True(tally.Mismatches == 0, $"{tally.Mismatches} responses reached the wrong stream or carried wrong bytes: {summary}");
+        Assert.True(tally["client.stalled"] == 0, $"{tally["client.stalled"]} exchanges neither ended nor were reset: {summary}");
+        Assert.True(tally.Collateral == 0, $"{tally.Collateral} requests failed with no fault injected into them: {summary}");
+        foreach (var fault in Enum.GetNames<StreamFault>().Select(name => $"client.{name}").Concat(Enum.GetNames<DestinationFault>().Select(name => $"destination.{name}")))
         {
             Assert.True(tally[fault] > 0, $"No {fault} was injected: {summary}");
         }
