@@ -25,4 +25,23 @@ public sealed class Http2MetricsTests
         Assert.Equal(3, metrics.Sum("llrp.requests", "network.protocol.version", "2"));
         Assert.Equal(3, metrics.Sum("llrp.requests", "http.response.status_code", 200));
     }
+
+    [Theory]
+    [MemberData(nameof(Http2Servers.All), MemberType = typeof(Http2Servers))]
+    public async Task Connections_CountedWhileOpen(string server)
+    {
+        await using var origin = ScriptedOrigin.Respond(ScriptedOrigin.Ok);
+        await using var proxy = await Http2Servers.StartProxyAsync(server, origin.Url);
+        using var metrics = new ProxyMeterRecorder(proxy);
+        using (var client = Http2Clients.Create())
+        {
+            Assert.Equal("ok", await client.GetStringAsync($"{proxy.Url}/"));
+            Assert.Equal("ok", await client.GetStringAsync($"{proxy.Url}/"));
+
+            // One HTTP/2 connection carried both requests, and is open.
+            Assert.Equal(1, metrics.Sum("llrp.client.active_connections"));
+        }
+
+        await metrics.WaitForSumAsync("llrp.client.active_connections", 0);
+    }
 }
