@@ -37,10 +37,7 @@ dotnet "$publish/LLRP/LLRP.dll" --urls="http://127.0.0.1:$proxy_port" --downstre
   --admin.urls="http://127.0.0.1:$admin_port" --limits.maxClientConnections="$limit" >"$results/proxy.log" 2>&1 &
 proxy_pid=$!
 started_pids+=("$proxy_pid")
-for _ in $(seq 100); do
-  curl -fsS -o /dev/null "http://127.0.0.1:$admin_port/metrics" 2>/dev/null && break
-  sleep 0.1
-done
+wait_for_admin "$admin_port"
 
 status=0
 dotnet "$publish/LLRP.FaultRun/LLRP.FaultRun.dll" connections --proxy-port "$proxy_port" --destination-port "$destination_port" \

@@ -62,10 +62,7 @@ for mode in $modes; do
       --admin.urls="http://127.0.0.1:$admin_port" --mode="$mode" --pool.idleTimeoutMs=2000 "${proxy_extra[@]}" >"$results/proxy-$name.log" 2>&1 &
     proxy_pid=$!
     started_pids+=("$proxy_pid")
-    for _ in $(seq 100); do
-      curl -fsS -o /dev/null "http://127.0.0.1:$admin_port/metrics" 2>/dev/null && break
-      sleep 0.1
-    done
+    wait_for_admin "$admin_port"
     echo "faults.sh: $name: $per_run requests over $client (proxy pid $proxy_pid, port $proxy_port)" >&2
     started=$SECONDS
     run_status=0

@@ -36,6 +36,14 @@ free_port() {
   done
 }
 
+# wait_for_admin PORT: waits, at most 10 s, until the proxy's admin listener on 127.0.0.1:PORT answers /metrics.
+wait_for_admin() {
+  for _ in $(seq 100); do
+    curl -fsS -o /dev/null "http://127.0.0.1:$1/metrics" 2>/dev/null && return
+    sleep 0.1
+  done
+}
+
 # publish_release SCRIPT DIR LOG PROJECT...: publishes each project in Release into DIR/<its name>, the build output
 # appended to LOG; exits 1 naming LOG when one fails.
 publish_release() {
