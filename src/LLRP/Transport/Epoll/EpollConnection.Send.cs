@@ -99,9 +99,9 @@ internal sealed partial class EpollConnection
     /// <summary>
     /// The output ends; a failed send closes the connection. Its writer sees <paramref name="unexpected"/> if given; after
     /// a reset, a peer gone (<c>EPIPE</c>) or an abort, a flush that completes (<see cref="FlushResult.IsCompleted"/>), as
-    /// over Kestrel's sockets transport: the reason reaches the input's reader. Kestrel's HTTP/2 server takes an exception
-    /// from its frame writer's flush for a fault of its own, its streams are never completed, and their requests (and
-    /// upstream connections) stay open.
+    /// over Kestrel's sockets transport: the reason reaches the input's reader. Kestrel's HTTP/2 server would take an
+    /// exception from its frame writer's flush for a fault of its own and never complete its streams, whose requests (and
+    /// upstream connections) would stay open.
     /// </summary>
     private void EndOutput(bool failed, Exception? unexpected = null)
     {
