@@ -29,7 +29,8 @@ internal static class ProtocolSelection
     /// <param name="ownServer">LLRP's own HTTP/2 server (<c>http2.server=llrp</c>), which then runs HTTP/2 connections instead of Kestrel's; null for Kestrel's.</param>
     public static Func<ConnectionDelegate, ConnectionDelegate> Middleware(ProxyConnectionHandler http1, bool tls, TimeSpan firstBytesTimeout, Http2Server? ownServer = null) => next => async connection =>
     {
-        // Counted against limits.maxClientConnections whichever protocol it speaks, and refused at once when over it.
+        // Counted against limits.maxClientConnections and among the open connections whichever protocol it speaks, and
+        // refused at once when over the limit.
         if (!http1.TryEnter())
         {
             await http1.RefuseAsync(connection);
@@ -47,23 +48,14 @@ internal static class ProtocolSelection
                 return;
             }
 
-            // Counted in llrp.client.active_connections while it is open, as an HTTP/1.1 session counts itself.
-            http1.Metrics.ClientConnectionOpened();
-            try
+            if (ownServer is not null)
             {
-                if (ownServer is not null)
-                {
-                    await ownServer.RunAsync(connection, tls);
-                    return;
-                }
+                await ownServer.RunAsync(connection, tls);
+                return;
+            }
 
-                connection.Items[ProxyConnectionItem] = true;
-                await next(connection);
-            }
-            finally
-            {
-                http1.Metrics.ClientConnectionClosed();
-            }
+            connection.Items[ProxyConnectionItem] = true;
+            await next(connection);
         }
         finally
         {

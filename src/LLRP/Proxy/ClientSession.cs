@@ -82,7 +82,6 @@ internal sealed class ClientSession : ITrackedConnection
 
     public async Task RunAsync()
     {
-        _services.Metrics.ClientConnectionOpened();
         _services.Tracker.Add(this);
         try
         {
@@ -157,8 +156,6 @@ internal sealed class ClientSession : ITrackedConnection
             {
                 await _http2Forwarder.DisposeAsync();
             }
-
-            _services.Metrics.ClientConnectionClosed();
         }
     }
 
