@@ -19,8 +19,6 @@ internal sealed class FaultRunner(int proxyPort, FaultingDestination destination
 
     public int ProxyPort => proxyPort;
 
-    public FaultingDestination Destination => destination;
-
     public FaultTally Tally => tally;
 
     public double FaultRate => faultRate;
@@ -45,6 +43,33 @@ internal sealed class FaultRunner(int proxyPort, FaultingDestination destination
     {
         Interlocked.Add(ref _limit, requests);
         return Task.WhenAll(Enumerable.Range(0, connections).Select(index => Task.Run(() => new FaultingHttp2Client(this, index, streams).RunAsync())));
+    }
+
+    /// <summary>
+    /// Checks a 200 to request <paramref name="id"/>: its X-Id (<paramref name="answeredId"/>) and every byte of its body
+    /// must be those derived from the id; anything else is a mismatch.
+    /// </summary>
+    public void CheckAnswer(string id, string? answeredId, byte[] body, string protocol)
+    {
+        var expected = ExchangeBodies.Response(id, MaxResponseBody);
+        var sameBytes = ExchangeBodies.Hash(body) == ExchangeBodies.Hash(expected);
+        if (answeredId != id || !sameBytes)
+        {
+            tally.Mismatch($"{id}: 200 over {protocol} with X-Id {answeredId} and {body.Length} bytes (expected {expected.Length}, same hash: {sameBytes})");
+        }
+    }
+
+    /// <summary>
+    /// A request that failed: expected when the destination faulted it, or the client (<paramref name="faultedByClient"/>);
+    /// collateral otherwise.
+    /// </summary>
+    public void Failed(string id, string outcome, string detail, string protocol, bool faultedByClient = false)
+    {
+        tally.Count($"failed.{outcome}");
+        if (!faultedByClient && !destination.Faulted(id))
+        {
+            tally.CollateralFailure($"{id}: {outcome} over {protocol} with no fault injected ({detail})");
+        }
     }
 
     /// <summary>Takes the next request id, unless the requests asked for are all taken.</summary>

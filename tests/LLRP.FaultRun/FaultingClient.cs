@@ -12,6 +12,7 @@ namespace LLRP.FaultRun;
 /// </summary>
 internal sealed class FaultingClient(FaultRunner run, int index)
 {
+    private const string Protocol = "HTTP/1.1";
     private static readonly ClientFault[] Faults = Enum.GetValues<ClientFault>();
     private static readonly byte[] Garbage = "\u0016\u0003\u0001\0\u00ffnot http at all\r\n\r\n"u8.ToArray();
 
@@ -146,24 +147,12 @@ internal sealed class FaultingClient(FaultRunner run, int index)
             return false;
         }
 
-        var expected = ExchangeBodies.Response(id, FaultRunner.MaxResponseBody);
-        if (fields.GetValueOrDefault("x-id") != id || ExchangeBodies.Hash(body) != ExchangeBodies.Hash(expected))
-        {
-            run.Tally.Mismatch($"{id}: 200 with X-Id {fields.GetValueOrDefault("x-id")} and {body.Length} bytes (expected {expected.Length}, same hash: {ExchangeBodies.Hash(body) == ExchangeBodies.Hash(expected)})");
-        }
-
+        run.CheckAnswer(id, fields.GetValueOrDefault("x-id"), body, Protocol);
         return !close;
     }
 
-    /// <summary>A request the client did not fault failed: expected when the destination faulted it, collateral otherwise.</summary>
-    private void Failed(string id, string outcome, string detail)
-    {
-        run.Tally.Count($"failed.{outcome}");
-        if (!run.Destination.Faulted(id))
-        {
-            run.Tally.CollateralFailure($"{id}: {outcome} with no fault injected ({detail})");
-        }
-    }
+    /// <summary>A request the client did not fault failed.</summary>
+    private void Failed(string id, string outcome, string detail) => run.Failed(id, outcome, detail, Protocol);
 
     private static byte[] Request(string id, bool post, bool chunked, byte[] body)
     {

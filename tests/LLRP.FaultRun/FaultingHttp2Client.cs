@@ -12,6 +12,7 @@ namespace LLRP.FaultRun;
 /// </summary>
 internal sealed class FaultingHttp2Client(FaultRunner run, int index, int streams)
 {
+    private const string Protocol = "HTTP/2";
     private static readonly StreamFault[] Faults = Enum.GetValues<StreamFault>();
 
     /// <summary>Ids of the requests that were on a connection this client aborted.</summary>
@@ -169,21 +170,9 @@ internal sealed class FaultingHttp2Client(FaultRunner run, int index, int stream
             return;
         }
 
-        var expected = ExchangeBodies.Response(id, FaultRunner.MaxResponseBody);
         var ids = response.Headers.TryGetValues("x-id", out var values) ? string.Join(",", values) : null;
-        if (ids != id || ExchangeBodies.Hash(received) != ExchangeBodies.Hash(expected))
-        {
-            run.Tally.Mismatch($"{id}: 200 over HTTP/2 with X-Id {ids} and {received.Length} bytes (expected {expected.Length}, same hash: {ExchangeBodies.Hash(received) == ExchangeBodies.Hash(expected)})");
-        }
+        run.CheckAnswer(id, ids, received, Protocol);
     }
 
-    /// <summary>A request that failed: expected when either end faulted it, collateral otherwise.</summary>
-    private void Failed(string id, string outcome, string detail)
-    {
-        run.Tally.Count($"failed.{outcome}");
-        if (!run.Destination.Faulted(id) && !_clientFaulted.ContainsKey(id))
-        {
-            run.Tally.CollateralFailure($"{id}: {outcome} over HTTP/2 with no fault injected ({detail})");
-        }
-    }
+    private void Failed(string id, string outcome, string detail) => run.Failed(id, outcome, detail, Protocol, _clientFaulted.ContainsKey(id));
 }
