@@ -19,8 +19,11 @@ public sealed record LargeBodySample(
     double? CpuSeconds,
     double? PairedDirectMegabytesPerSecond)
 {
-    public double MegabytesPerSecond => Seconds > 0 ? Bytes / Seconds / 1e6 : 0;
+    public double MegabytesPerSecond => MegabytesPerSecondOf(Bytes, Seconds);
 
     /// <summary>This transfer's MB/s ÷ its paired direct transfer's; null without one.</summary>
     public double? PerPairedDirect => PairedDirectMegabytesPerSecond is > 0 and var direct ? MegabytesPerSecond / direct : null;
+
+    /// <summary><paramref name="bytes"/> moved in <paramref name="seconds"/>, in MB/s; 0 for no time.</summary>
+    public static double MegabytesPerSecondOf(long bytes, double seconds) => seconds > 0 ? bytes / seconds / 1e6 : 0;
 }

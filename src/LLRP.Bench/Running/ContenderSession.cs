@@ -246,7 +246,7 @@ public sealed partial class ContenderSession : IAsyncDisposable
         if (PairsDirect)
         {
             var (directBytes, directSeconds, directError) = await _context.LargeBodies.RunAsync(_work.DirectPort!.Value, direction, cancellationToken);
-            pairedDirect = directError is null && directSeconds > 0 ? directBytes / directSeconds / 1e6 : null;
+            pairedDirect = directError is null && directSeconds > 0 ? LargeBodySample.MegabytesPerSecondOf(directBytes, directSeconds) : null;
         }
 
         var before = BeginWindow();
