@@ -11,6 +11,7 @@
 #    streams in flight (default 8), and their faults are a stream reset mid-upload, a stream reset mid-download and a
 #    reset of the connection under all of its streams; each mode then runs on each HTTP/2 server of
 #    $FAULT_HTTP2_SERVERS (default: llrp kestrel), the requests split over every pair.
+#    $FAULT_PROXY_ARGS (default none) are added to every proxy's arguments, e.g. "--pool.pipelineDepth=8".
 # 3. Prints each mode's figures (requests, duration, faults injected, outcomes, mismatches, stalls, gauges after the
 #    run, the proxy's VmRSS at start, after the warm-up tenth and at the end) into results/faults-<UTC timestamp>/.
 # Exits 1 when a mode saw a response reach the wrong request or carry wrong bytes, an exchange stall, a connection
@@ -24,6 +25,7 @@ connections="${FAULT_CONNECTIONS:-32}"
 fault_pct="${FAULT_PCT:-5}"
 client="${FAULT_CLIENT:-h1}"
 streams="${FAULT_STREAMS:-8}"
+read -r -a proxy_args <<<"${FAULT_PROXY_ARGS:-}"
 [[ $client == h1 || $client == h2 ]] || { echo "faults.sh: FAULT_CLIENT is h1 or h2, not '$client'" >&2; exit 2; }
 servers="-"
 [[ $client == h2 ]] && servers="${FAULT_HTTP2_SERVERS:-llrp kestrel}"
@@ -59,7 +61,7 @@ for mode in $modes; do
     destination_port="$(free_port)"
     admin_port="$(free_port)"
     dotnet "$publish/LLRP/LLRP.dll" --urls="http://127.0.0.1:$proxy_port" --downstream="http://127.0.0.1:$destination_port" \
-      --admin.urls="http://127.0.0.1:$admin_port" --mode="$mode" --pool.idleTimeoutMs=2000 "${proxy_extra[@]}" >"$results/proxy-$name.log" 2>&1 &
+      --admin.urls="http://127.0.0.1:$admin_port" --mode="$mode" --pool.idleTimeoutMs=2000 "${proxy_extra[@]}" "${proxy_args[@]}" >"$results/proxy-$name.log" 2>&1 &
     proxy_pid=$!
     started_pids+=("$proxy_pid")
     wait_for_admin "$admin_port"

@@ -28,6 +28,7 @@ public static class ConfigurationKeys
     public const string UpstreamConnections = "upstreamConnections";
     public const string PoolMaxIdlePerDownstream = "pool.maxIdlePerDownstream";
     public const string PoolIdleTimeoutMs = "pool.idleTimeoutMs";
+    public const string PoolPipelineDepth = "pool.pipelineDepth";
     public const string ShareClients = "shareClients";
     public const string ShareClientsRoundRobin = "shareClients.roundRobin";
     public const string ShareClientsCount = "shareClients.count";

@@ -95,6 +95,15 @@ public sealed record ProxyOptions
     /// <summary>Key <c>pool.maxIdlePerDownstream</c>: idle connections kept per downstream by the pooled strategy.</summary>
     public int MaxIdleConnectionsPerDownstream { get; init; } = 1024;
 
+    /// <summary>
+    /// Key <c>pool.pipelineDepth</c>: the most requests of HTTP/2 streams a pooled connection carries back to back (bodiless,
+    /// idempotent, sent in one turn of an event loop); 1 sends each on a connection of its own.
+    /// </summary>
+    public int PipelineDepth { get; init; } = 1;
+
+    /// <summary>The largest <see cref="PipelineDepth"/>: the exchanges of a line take their turns one inside the other's end.</summary>
+    public const int MaxPipelineDepth = 64;
+
     /// <summary>Key <c>pool.idleTimeoutMs</c>: pooled connections idle longer than this are closed (SocketsHttpHandler's 1 min).</summary>
     public TimeSpan PooledConnectionIdleTimeout { get; init; } = TimeSpan.FromMinutes(1);
 

@@ -56,6 +56,7 @@ public static class ProxyOptionsReader
             ConnectionStrategy = ReadStrategy(configuration, defaults.ConnectionStrategy),
             MaxIdleConnectionsPerDownstream = ReadInt(configuration, ConfigurationKeys.PoolMaxIdlePerDownstream, defaults.MaxIdleConnectionsPerDownstream, 0),
             PooledConnectionIdleTimeout = ReadMilliseconds(configuration, ConfigurationKeys.PoolIdleTimeoutMs, defaults.PooledConnectionIdleTimeout),
+            PipelineDepth = ReadInt(configuration, ConfigurationKeys.PoolPipelineDepth, defaults.PipelineDepth, 1, ProxyOptions.MaxPipelineDepth),
             PreserveHost = preserveHost,
             ForwardedHeaders = ReadBool(configuration, ConfigurationKeys.ForwardedHeaders, defaults.ForwardedHeaders),
             AddVia = ReadBool(configuration, ConfigurationKeys.Via, defaults.AddVia),
@@ -542,7 +543,7 @@ public static class ProxyOptionsReader
         };
     }
 
-    private static int ReadInt(IConfiguration configuration, string key, int defaultValue, int minimum)
+    private static int ReadInt(IConfiguration configuration, string key, int defaultValue, int minimum, int maximum = int.MaxValue)
     {
         var value = Value(configuration, key);
         if (string.IsNullOrWhiteSpace(value))
@@ -550,9 +551,9 @@ public static class ProxyOptionsReader
             return defaultValue;
         }
 
-        return int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var result) && result >= minimum
+        return int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var result) && result >= minimum && result <= maximum
             ? result
-            : throw new ProxyConfigurationException(key, value, $"an integer >= {minimum}");
+            : throw new ProxyConfigurationException(key, value, maximum == int.MaxValue ? $"an integer >= {minimum}" : $"an integer from {minimum} to {maximum}");
     }
 
     private static long ReadLong(IConfiguration configuration, string key, long defaultValue)

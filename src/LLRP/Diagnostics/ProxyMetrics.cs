@@ -36,6 +36,7 @@ internal sealed class ProxyMetrics
     private readonly Counter<long> _tunnels;
     private readonly UpDownCounter<long> _activeTunnels;
     private readonly Counter<long> _retries;
+    private readonly Counter<long> _pipelined;
     private readonly Counter<long> _ejections;
     private readonly Counter<long> _destinationFailures;
     private readonly Counter<long> _rejectedConnections;
@@ -56,6 +57,7 @@ internal sealed class ProxyMetrics
         _tunnels = meter.CreateCounter<long>("llrp.tunnels", "{tunnel}", "Connections that became tunnels after 101 Switching Protocols.");
         _activeTunnels = meter.CreateUpDownCounter<long>("llrp.tunnels.active", "{tunnel}", "Open tunnels.");
         _retries = meter.CreateCounter<long>("llrp.retries", "{retry}", "Requests sent again to another destination after the one tagged failed them.");
+        _pipelined = meter.CreateCounter<long>("llrp.upstream.pipelined", "{request}", "Requests of HTTP/2 streams written behind another's on an upstream connection (pool.pipelineDepth).");
         _ejections = meter.CreateCounter<long>("llrp.destination.ejections", "{ejection}", "Destinations ejected by passive health.");
         _destinationFailures = meter.CreateCounter<long>("llrp.destination.failures", "{failure}", "Transport failures of each attempt on a destination, retried or not, by kind: what passive health counts.");
         _unrouted = meter.CreateCounter<long>("llrp.requests.unrouted", "{request}", "Requests no route takes, answered 404.");
@@ -122,6 +124,8 @@ internal sealed class ProxyMetrics
     public void DestinationEjected(KeyValuePair<string, object?> destination) => _ejections.Add(1, destination);
 
     public void RequestUnrouted() => _unrouted.Add(1);
+
+    public void RequestPipelined() => _pipelined.Add(1);
 
     public void AccessLogLineDropped() => _accessLogDropped.Add(1);
 

@@ -124,6 +124,6 @@ internal static class ProxyServiceCollectionExtensions
         var connector = Connector(provider, options);
         var pool = PooledStreamExchange.Serves(options) ? provider.GetRequiredService<UpstreamConnectionPool>() : null;
         var chunkLimits = SocketsForwarderFactory.ResponseBodyLimitsOf(options);
-        return () => new PooledStreamExchange(new UpstreamSession(connector, pool, client: null, local: null), options.MaxResponseHeadersTotalSize, chunkLimits);
+        return () => new PooledStreamExchange(new UpstreamSession(connector, pool, client: null, local: null), options.MaxResponseHeadersTotalSize, chunkLimits, options.PipelineDepth);
     }
 }

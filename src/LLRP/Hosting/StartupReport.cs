@@ -143,7 +143,8 @@ public static class StartupReport
         Line(text,
             (K.UpstreamConnections, options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? "pooled" : "perClient"),
             (K.PoolMaxIdlePerDownstream, Number(options.MaxIdleConnectionsPerDownstream)),
-            (K.PoolIdleTimeoutMs, Milliseconds(options.PooledConnectionIdleTimeout)));
+            (K.PoolIdleTimeoutMs, Milliseconds(options.PooledConnectionIdleTimeout)),
+            (K.PoolPipelineDepth, Number(options.PipelineDepth)));
         Line(text,
             (K.ShareClients, Flag(options.ShareClients)),
             (K.ShareClientsRoundRobin, Flag(options.ShareClientsRoundRobin)),

@@ -17,8 +17,11 @@ public static class Http2Servers
 
     public static TheoryData<string> All => new(Kestrel, Llrp);
 
-    /// <summary>Every configuration of <see cref="LlrpModes.Every"/> on every server, each as one mode name (<see cref="Mode"/>).</summary>
-    public static TheoryData<string> Modes => new(OnEvery(LlrpModes.Every));
+    /// <summary>
+    /// Every configuration of <see cref="LlrpModes.Every"/> on every server, each as one mode name (<see cref="Mode"/>), and
+    /// raw mode with pipelining (<see cref="LlrpModes.RawPooledPipelined"/>) on LLRP's own server, whose streams it pipelines.
+    /// </summary>
+    public static TheoryData<string> Modes => new([.. OnEvery(LlrpModes.Every), Mode(Llrp, LlrpModes.RawPooledPipelined)]);
 
     /// <summary>
     /// <see cref="Modes"/> and raw mode with its own HTTP/2 client (<see cref="LlrpModes.OwnHttp2Client"/>) on every

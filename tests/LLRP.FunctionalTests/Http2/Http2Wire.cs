@@ -306,30 +306,46 @@ public sealed class Http2Wire : IAsyncDisposable
     /// Reads frames until one of <paramref name="streamId"/> ends it (END_STREAM or RST_STREAM), or a GOAWAY ends the
     /// connection (one with an error, or one whose last stream id is below <paramref name="streamId"/>).
     /// </summary>
-    public async Task<StreamOutcome> ReadStreamAsync(int streamId)
+    public async Task<StreamOutcome> ReadStreamAsync(int streamId) => (await ReadStreamsAsync(streamId))[streamId];
+
+    /// <summary>
+    /// Reads frames until each of <paramref name="streamIds"/> ended (END_STREAM or RST_STREAM), or a GOAWAY ended the
+    /// connection for those left (one with an error, or one whose last stream id is below theirs); frames of other streams are dropped.
+    /// </summary>
+    public Task<Dictionary<int, StreamOutcome>> ReadStreamsAsync(params int[] streamIds) => ReadStreamsAsync(streamIds, ended: null);
+
+    /// <summary><see cref="ReadStreamsAsync(int[])"/>, calling <paramref name="ended"/> with each stream's id as it ends.</summary>
+    public async Task<Dictionary<int, StreamOutcome>> ReadStreamsAsync(int[] streamIds, Action<int>? ended)
     {
-        var outcome = new StreamOutcome();
-        while (true)
+        var outcomes = streamIds.ToDictionary(id => id, _ => new StreamOutcome());
+        var open = new HashSet<int>(streamIds);
+        while (open.Count > 0)
         {
             var frame = await ReadFrameAsync();
             if (frame.Type == GoAway)
             {
-                outcome.GoAwayError = BinaryPrimitives.ReadInt32BigEndian(frame.Payload.AsSpan(4));
-                outcome.GoAwayLastStreamId = BinaryPrimitives.ReadInt32BigEndian(frame.Payload) & int.MaxValue;
-                if (outcome.GoAwayError != NoError || outcome.GoAwayLastStreamId < streamId)
+                var error = BinaryPrimitives.ReadInt32BigEndian(frame.Payload.AsSpan(4));
+                var lastStreamId = BinaryPrimitives.ReadInt32BigEndian(frame.Payload) & int.MaxValue;
+                foreach (var id in open.ToArray())
                 {
-                    return outcome;
+                    (outcomes[id].GoAwayError, outcomes[id].GoAwayLastStreamId) = (error, lastStreamId);
+                    // A graceful GOAWAY (§6.8) lets the streams up to its last stream id complete.
+                    if (error != NoError || lastStreamId < id)
+                    {
+                        open.Remove(id);
+                        ended?.Invoke(id);
+                    }
                 }
 
-                // A graceful GOAWAY (§6.8) that lets this stream complete.
                 continue;
             }
 
-            if (frame.StreamId != streamId)
+            if (!open.Contains(frame.StreamId))
             {
                 continue;
             }
 
+            var outcome = outcomes[frame.StreamId];
             switch (frame.Type)
             {
                 case Headers:
@@ -340,14 +356,19 @@ public sealed class Http2Wire : IAsyncDisposable
                     break;
                 case RstStream:
                     outcome.ResetError = BinaryPrimitives.ReadInt32BigEndian(frame.Payload);
-                    return outcome;
+                    open.Remove(frame.StreamId);
+                    ended?.Invoke(frame.StreamId);
+                    continue;
             }
 
             if ((frame.Type == Headers || frame.Type == Data) && (frame.Flags & EndStream) != 0)
             {
-                return outcome;
+                open.Remove(frame.StreamId);
+                ended?.Invoke(frame.StreamId);
             }
         }
+
+        return outcomes;
     }
 
     /// <summary>

@@ -26,6 +26,9 @@ public static class LlrpModes
     public const string RawPooledOwnHttp2 = "raw/pooled/h2llrp";
     public const string RawPooledSocketsOwnHttp2 = "raw/pooled/sockets/h2llrp";
 
+    /// <summary>Raw mode, pooled, with HTTP/2 streams' requests pipelined upstream (<c>pool.pipelineDepth</c>): for the HTTP/2 tests (<see cref="Http2.Http2Servers.Modes"/>).</summary>
+    public const string RawPooledPipelined = "raw/pooled/pipelined";
+
     /// <summary>
     /// Raw mode's strategies over <c>transport=sockets</c>, in the lists below on Linux, where the default is epoll (the
     /// default elsewhere is sockets): the functional suite's raw-mode tests run over both transports (<c>dotnet test
@@ -85,10 +88,11 @@ public static class LlrpModes
         RawPerClientOwnHttp2 => ["mode=raw", "upstreamConnections=perClient", "http2.client=llrp"],
         RawPooledOwnHttp2 => ["mode=raw", "upstreamConnections=pooled", "http2.client=llrp"],
         RawPooledSocketsOwnHttp2 => ["mode=raw", "upstreamConnections=pooled", "transport=sockets", "http2.client=llrp"],
+        RawPooledPipelined => ["mode=raw", "upstreamConnections=pooled", "pool.pipelineDepth=8", OverHttpClient],
         _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, "Not a configuration of LlrpModes."),
     };
 
-    public static bool IsRaw(string mode) => mode.Split(Http2.Http2Servers.Separator)[0] is var name && (RawOnly.Contains(name) || OwnHttp2Client.Contains(name) || name is RawPerClientEpoll or RawPooledEpoll);
+    public static bool IsRaw(string mode) => mode.Split(Http2.Http2Servers.Separator)[0] is var name && (RawOnly.Contains(name) || OwnHttp2Client.Contains(name) || name is RawPerClientEpoll or RawPooledEpoll or RawPooledPipelined);
 
     /// <summary>
     /// Most times one request reaches one destination that closes without answering: once in raw mode; in the modes over

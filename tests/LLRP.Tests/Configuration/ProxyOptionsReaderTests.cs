@@ -17,6 +17,7 @@ public sealed class ProxyOptionsReaderTests
         Assert.Equal(ProxyMode.Raw, options.Mode);
         Assert.Equal(UpstreamConnectionStrategy.Pooled, options.ConnectionStrategy);
         Assert.Equal(1024, options.MaxIdleConnectionsPerDownstream);
+        Assert.Equal(1, options.PipelineDepth);
         Assert.False(options.PreserveHost);
         Assert.True(options.ForwardedHeaders);
         Assert.True(options.AddVia);
@@ -49,6 +50,7 @@ public sealed class ProxyOptionsReaderTests
             ("mode", "yarp"),
             ("upstreamConnections", "Pooled"),
             ("pool.maxIdlePerDownstream", "7"),
+            ("pool.pipelineDepth", "64"),
             ("preserveHost", "true"),
             ("forwardedHeaders", "false"),
             ("via", "0"),
@@ -77,6 +79,7 @@ public sealed class ProxyOptionsReaderTests
         Assert.Equal(ProxyMode.Yarp, options.Mode);
         Assert.Equal(UpstreamConnectionStrategy.Pooled, options.ConnectionStrategy);
         Assert.Equal(7, options.MaxIdleConnectionsPerDownstream);
+        Assert.Equal(64, options.PipelineDepth);
         Assert.True(options.PreserveHost);
         Assert.False(options.ForwardedHeaders);
         Assert.False(options.AddVia);
@@ -154,6 +157,9 @@ public sealed class ProxyOptionsReaderTests
     [InlineData("yarp", "2")]
     [InlineData("upstreamConnections", "shared")]
     [InlineData("pool.maxIdlePerDownstream", "-1")]
+    [InlineData("pool.pipelineDepth", "0")]
+    [InlineData("pool.pipelineDepth", "65")]
+    [InlineData("pool.pipelineDepth", "many")]
     [InlineData("preserveHost", "enabled")]
     [InlineData("preserveHost", "yes")]
     [InlineData("via", "off")]

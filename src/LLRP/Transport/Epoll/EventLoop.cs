@@ -89,6 +89,12 @@ internal sealed unsafe class EventLoop : IDisposable
     /// </summary>
     public CancellationToken Stopped => _stopped.Token;
 
+    /// <summary>
+    /// Counts the loop's iterations (a wait for events, their handling, the posted work and the flushes): work done with
+    /// the same value ran in one iteration, before the sends its flushes asked for.
+    /// </summary>
+    public long Turn { get; private set; }
+
     /// <summary>Registers <paramref name="fd"/> for input and output readiness, edge-triggered; on the loop's thread only.</summary>
     public int Register(int fd, IReadinessHandler handler)
     {
@@ -242,6 +248,7 @@ internal sealed unsafe class EventLoop : IDisposable
                 RunPosted();
                 RunFlushes();
                 RunTick();
+                Turn++;
             }
 
             // Closing a socket unregisters it: the handlers are copied first.

@@ -28,11 +28,15 @@ namespace LLRP.Upstream.Sockets;
 /// A destination whose cluster sends the PROXY protocol gets a connection of the stream's own, opened with the header of
 /// the stream's client (<see cref="UpstreamSession.SpeakFor"/>) and closed when the stream ends: the header speaks for one
 /// client connection, and streams of other clients follow on this exchange (with either strategy).
+/// With <c>pool.pipelineDepth</c> above 1, a request without a body whose method is idempotent may go behind another
+/// stream's on its connection (<see cref="ResponseLine"/>): the exchange then reads its response head once the connection
+/// comes to it, or stops waiting at its response headers timeout or its client's reset.
 /// </summary>
 /// <param name="upstream">The pooled session connections are rented from and returned to.</param>
 /// <param name="maxResponseHeadSize">The most bytes a destination's response head may take.</param>
 /// <param name="chunkLimits">The chunk line and trailer limits of a chunked response.</param>
-internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResponseHeadSize, BodyLimits chunkLimits)
+/// <param name="pipelineDepth">The most requests a connection carries back to back (<see cref="ResponseLine"/>); 1 for none.</param>
+internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResponseHeadSize, BodyLimits chunkLimits, int pipelineDepth)
     : IStreamExchange, IValueTaskSource<ForwarderError>
 {
     /// <summary>
@@ -65,8 +69,22 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     private RequestRewriter? _rewriter;
     private CancellationToken _timeout;
 
+    /// <summary>The line the exchange joined behind another exchange's request, until it ends.</summary>
+    private ResponseLine? _line;
+    /// <summary>The response headers timeout's hold on a wait for the turn.</summary>
+    private CancellationTokenRegistration _turnWait;
+
     /// <summary>The response head <see cref="SendAsync"/> read.</summary>
     public ResponseHead Response => _response;
+
+    /// <summary>Where the exchange stands in the line it joined last; set under the line's lock.</summary>
+    public LinePlace Place { get; set; }
+
+    /// <summary>The request written is flushed to the connection (or the flush failed): the output takes another's.</summary>
+    public bool HasFlushed => _pump.IsCompleted;
+
+    /// <summary>How many lines the exchange joined: tells its entry in a line from an entry it left there before.</summary>
+    public int Ticket { get; private set; }
 
     /// <summary>
     /// Writes the request head on a connection to <paramref name="destination"/>, starts streaming its body from
@@ -89,6 +107,13 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     {
         upstream.SpeakFor(client, local);
         (_destination, _head, _rewriter, _timeout) = (destination, head, rewriter, timeout);
+        var pipelined = pipelineDepth > 1 && body is null && head.IsIdempotent && upstream.SharesConnections
+            && destination.ProxyProtocol == ProxyProtocolVersion.None;
+        if (pipelined && ResponseLine.TryJoin(destination, this, ++Ticket) is { } line)
+        {
+            return Follow(line);
+        }
+
         var ensured = upstream.EnsureAsync(destination);
         if (!ensured.IsCompletedSuccessfully)
         {
@@ -101,6 +126,11 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         }
 
         Send(head, rewriter, body, bodyTrailers);
+        if (pipelined)
+        {
+            ResponseLine.Open(upstream.Connection, pipelineDepth, this);
+        }
+
         _headWait.Reset();
         if (ReadHead(out var answered))
         {
@@ -148,6 +178,58 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
         }
 
         return Repeats(answered, resent, body, head) ? await RepeatAsync() : answered;
+    }
+
+    /// <summary>
+    /// Writes the request behind those already on <paramref name="connection"/>'s line; the stream waits for its turn
+    /// (<see cref="TakeTurn"/>), or until its timeout or its client's reset (<see cref="StopWaiting"/>).
+    /// </summary>
+    private ValueTask<ForwarderError> Follow(UpstreamConnection connection)
+    {
+        upstream.Adopt(connection);
+        _line = connection.Line;
+        _headWait.Reset();
+        Send(_head!, _rewriter!, body: null, bodyTrailers: null);
+        _turnWait = _timeout.UnsafeRegister(static state => ((PooledStreamExchange)state!).StopWaiting(), this);
+        return new ValueTask<ForwarderError>(this, _headWait.Version);
+    }
+
+    /// <summary>The response headers timeout passed, or the client reset its stream, before the exchange's turn.</summary>
+    private void StopWaiting()
+    {
+        if (_line!.Abandon(this))
+        {
+            _headWait.SetResult(ForwarderError.ResponseTimeout);
+        }
+    }
+
+    /// <summary>
+    /// The connection comes to the exchange, which reads its response head; or, when it cannot (<paramref name="open"/>
+    /// false), the request goes once more on another connection.
+    /// </summary>
+    public void TakeTurn(bool open)
+    {
+        if (!open)
+        {
+            Answer(ForwarderError.UpstreamClosed, lost: true);
+            return;
+        }
+
+        ForwarderError answered;
+        try
+        {
+            if (!ReadHead(out answered))
+            {
+                return;
+            }
+        }
+        catch (Exception e)
+        {
+            _headWait.SetException(e);
+            return;
+        }
+
+        Answer(answered, lost: false);
     }
 
     /// <summary>Writes the request head on <see cref="UpstreamSession.Connection"/> and starts the body's pump (or the head's flush).</summary>
@@ -212,7 +294,16 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             return;
         }
 
-        if (!Repeats(answered, resent: false, _body, _head!))
+        Answer(answered, lost: false);
+    }
+
+    /// <summary>
+    /// The stream's wait completes with <paramref name="answered"/>, or with the answer to the request written again
+    /// (<see cref="RepeatAsync"/>): when <see cref="Repeats"/> says so, or when its line was <paramref name="lost"/>.
+    /// </summary>
+    private void Answer(ForwarderError answered, bool lost)
+    {
+        if (!lost && !Repeats(answered, resent: false, _body, _head!))
         {
             _headWait.SetResult(answered);
             return;
@@ -394,6 +485,21 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
     [AsyncMethodBuilder(typeof(PooledValueTaskBuilder))]
     public async ValueTask EndAsync(bool completed)
     {
+        if (_line is not null)
+        {
+            // Waits for a StopWaiting running elsewhere, so the exchange's place is settled.
+            _turnWait.Dispose();
+            (_turnWait, _line) = (default, null);
+            if (Place != LinePlace.Turn)
+            {
+                // It stopped waiting, or its line was lost: the connection is the exchange's ahead to end.
+                upstream.Forget();
+                await _pump;
+                (_pump, _body) = (default, null);
+                return;
+            }
+        }
+
         var running = !_pump.IsCompleted;
         if (running)
         {
@@ -411,8 +517,26 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             upstream.Connection.CompletedResponses++;
         }
 
-        upstream.Release(completed && sent && !running && _response.IsPersistent && (_bodiless || _response.Framing != BodyFraming.CloseDelimited)
-            && upstream.Connection.Destination.ProxyProtocol == ProxyProtocolVersion.None && upstream.SharesConnections);
+        var reusable = completed && sent && !running && !upstream.Connection.IsAborted && _response.IsPersistent && (_bodiless || _response.Framing != BodyFraming.CloseDelimited)
+            && upstream.Connection.Destination.ProxyProtocol == ProxyProtocolVersion.None && upstream.SharesConnections;
+        if (!upstream.HasConnection || upstream.Connection.Line is not { } line)
+        {
+            upstream.Release(reusable);
+            return;
+        }
+
+        if (line.PassOn(ref reusable) is { } next)
+        {
+            upstream.Forget();
+            next.TakeTurn(open: true);
+            return;
+        }
+
+        upstream.Release(reusable);
+        while (line.TakeLost() is { } lost)
+        {
+            lost.TakeTurn(open: false);
+        }
     }
 
     private static bool Copy(ref ReadOnlySequence<byte> data, ref long remaining, PipeWriter output, Action<long> written)

@@ -34,6 +34,9 @@ internal sealed class UpstreamConnection(ConnectionContext transport, Destinatio
     /// <summary>The proxy aborted the connection: it is never reused.</summary>
     public bool IsAborted => _aborted;
 
+    /// <summary>The exchanges of HTTP/2 streams pipelined on this connection, made when it first carried one.</summary>
+    public ResponseLine? Line { get; set; }
+
     /// <summary>Responses completed on this connection; a reused connection may have been closed by the destination meanwhile.</summary>
     public int CompletedResponses { get; set; }
 
@@ -64,6 +67,9 @@ internal sealed class UpstreamConnection(ConnectionContext transport, Destinatio
         Input.AdvanceTo(result.Buffer.Start);
         return false;
     }
+
+    /// <summary>A request went behind another's on the connection (<see cref="ResponseLine"/>): counted in <c>llrp.upstream.pipelined</c>.</summary>
+    public void CountPipelined() => metrics?.RequestPipelined();
 
     /// <summary>Tears the connection down; it is never reused after this, whatever its pipes still report.</summary>
     public void Abort()

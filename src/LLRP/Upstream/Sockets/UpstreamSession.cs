@@ -23,7 +23,8 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
     /// <summary>The connection of the batch being forwarded; set by <see cref="EnsureAsync"/>.</summary>
     public UpstreamConnection Connection { get; private set; } = null!;
 
-    private bool HasConnection => Connection is not null;
+    /// <summary>Whether a connection is held.</summary>
+    public bool HasConnection => Connection is not null;
 
     /// <summary>Whether connections come from and go back to the shared pool (the pooled strategy).</summary>
     public bool SharesConnections => pool is not null;
@@ -82,6 +83,16 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
             Connection = null!;
         }
     }
+
+    /// <summary>Holds a connection another session rented, on which this one's request goes behind that one's (<see cref="ResponseLine"/>).</summary>
+    public void Adopt(UpstreamConnection connection)
+    {
+        Discard();
+        Connection = connection;
+    }
+
+    /// <summary>Lets go of the connection without closing it: another session holds it (<see cref="ResponseLine"/>).</summary>
+    public void Forget() => Connection = null!;
 
     /// <summary>Gives up the connection, which became a tunnel: whoever relays the tunnel disposes of it.</summary>
     public UpstreamConnection Detach()
