@@ -68,22 +68,7 @@ public sealed class Http2PipeliningTests
     [Fact]
     public async Task Rfc9112_9_6_ResponseThatCloses_RequestsBehindItGoAgainOnNewConnections()
     {
-        await using var origin = ScriptedOrigin.Start(async connection =>
-        {
-            while (await connection.ReadRequestAsync() is { } request)
-            {
-                if (request.Target == "/close")
-                {
-                    // The two requests behind it are read, so the close is a FIN, not a reset for unread bytes.
-                    await connection.ReadRequestAsync();
-                    await connection.ReadRequestAsync();
-                    await connection.SendAsync("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 6\r\n\r\n/close");
-                    return;
-                }
-
-                await connection.SendAsync(EchoTarget(request));
-            }
-        });
+        await using var origin = ClosingOrigin("/close", behind: 2, "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 6\r\n\r\n/close");
         await using var proxy = await Http2Servers.StartProxyAsync(Http2Servers.Llrp, origin.Url, Pipelined);
         await using var wire = await WarmedUpAsync(proxy);
 
@@ -102,20 +87,7 @@ public sealed class Http2PipeliningTests
     [Fact]
     public async Task Rfc9112_9_3_1_ConnectionClosedAfterAResponse_RequestsBehindItGoAgain()
     {
-        await using var origin = ScriptedOrigin.Start(async connection =>
-        {
-            while (await connection.ReadRequestAsync() is { } request)
-            {
-                if (request.Target == "/last")
-                {
-                    await connection.ReadRequestAsync();
-                    await connection.SendAsync(EchoTarget(request));
-                    return;
-                }
-
-                await connection.SendAsync(EchoTarget(request));
-            }
-        });
+        await using var origin = ClosingOrigin("/last", behind: 1, EchoTarget("/last"));
         await using var proxy = await Http2Servers.StartProxyAsync(Http2Servers.Llrp, origin.Url, Pipelined);
         await using var wire = await WarmedUpAsync(proxy);
 
@@ -180,18 +152,7 @@ public sealed class Http2PipeliningTests
     public async Task Rfc9113_6_4_ClientResetsAWaitingStream_TheStreamsAroundItGetTheirOwnResponses()
     {
         var answer = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        await using var origin = ScriptedOrigin.Start(async connection =>
-        {
-            while (await connection.ReadRequestAsync() is { } request)
-            {
-                if (request.Target == "/hold")
-                {
-                    await answer.Task;
-                }
-
-                await connection.SendAsync(EchoTarget(request));
-            }
-        });
+        await using var origin = HoldingOrigin(answer.Task);
         await using var proxy = await Http2Servers.StartProxyAsync(Http2Servers.Llrp, origin.Url, Pipelined);
         await using var wire = await WarmedUpAsync(proxy);
 
@@ -214,18 +175,7 @@ public sealed class Http2PipeliningTests
     public async Task Rfc9113_6_4_StreamResetInTheSameRead_StreamsAfterItGoElsewhere()
     {
         var answer = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        await using var origin = ScriptedOrigin.Start(async connection =>
-        {
-            while (await connection.ReadRequestAsync() is { } request)
-            {
-                if (request.Target == "/hold")
-                {
-                    await answer.Task;
-                }
-
-                await connection.SendAsync(EchoTarget(request));
-            }
-        });
+        await using var origin = HoldingOrigin(answer.Task);
         await using var proxy = await Http2Servers.StartProxyAsync(Http2Servers.Llrp, origin.Url, Pipelined);
         await using var wire = await WarmedUpAsync(proxy);
 
@@ -241,6 +191,45 @@ public sealed class Http2PipeliningTests
         AssertAnswered(first[7], "/c");
         Assert.DoesNotContain("/c", origin.Connections[0].Requests.Select(request => request.Target));
     }
+
+    /// <summary>
+    /// An origin that answers each request with its target, but <paramref name="target"/>'s with <paramref name="answer"/>,
+    /// sent after it read the <paramref name="behind"/> requests written behind it (so that its close is a FIN, not a reset
+    /// for unread bytes), and then closes the connection.
+    /// </summary>
+    private static ScriptedOrigin ClosingOrigin(string target, int behind, string answer) => ScriptedOrigin.Start(async connection =>
+    {
+        while (await connection.ReadRequestAsync() is { } request)
+        {
+            if (request.Target != target)
+            {
+                await connection.SendAsync(EchoTarget(request));
+                continue;
+            }
+
+            for (var i = 0; i < behind; i++)
+            {
+                await connection.ReadRequestAsync();
+            }
+
+            await connection.SendAsync(answer);
+            return;
+        }
+    });
+
+    /// <summary>An origin that answers each request with its target, in order, the answer to <c>/hold</c> (and those after it) once <paramref name="answer"/> completed.</summary>
+    private static ScriptedOrigin HoldingOrigin(Task answer) => ScriptedOrigin.Start(async connection =>
+    {
+        while (await connection.ReadRequestAsync() is { } request)
+        {
+            if (request.Target == "/hold")
+            {
+                await answer;
+            }
+
+            await connection.SendAsync(EchoTarget(request));
+        }
+    });
 
     /// <summary>An HTTP/2 connection to <paramref name="proxy"/> whose first request (stream 1) was answered, its upstream connection back in the pool.</summary>
     private static async Task<Http2Wire> WarmedUpAsync(HostedApp proxy)
