@@ -144,7 +144,7 @@ public static class StartupReport
             (K.UpstreamConnections, options.ConnectionStrategy == UpstreamConnectionStrategy.Pooled ? "pooled" : "perClient"),
             (K.PoolMaxIdlePerDownstream, Number(options.MaxIdleConnectionsPerDownstream)),
             (K.PoolIdleTimeoutMs, Milliseconds(options.PooledConnectionIdleTimeout)),
-            (K.PoolPipelineDepth, Number(options.PipelineDepth)));
+            (K.PoolPipelineDepth, PipelineDepth(options)));
         Line(text,
             (K.ShareClients, Flag(options.ShareClients)),
             (K.ShareClientsRoundRobin, Flag(options.ShareClientsRoundRobin)),
@@ -247,6 +247,12 @@ public static class StartupReport
     private static string Flag(bool value) => value ? "true" : "false";
 
     private static string Number(long value) => value.ToString(CultureInfo.InvariantCulture);
+
+    /// <summary>The depth, and what it still needs when the configuration leaves it without effect.</summary>
+    private static string PipelineDepth(ProxyOptions options)
+        => options.PipelineDepth == 1 || (PooledStreamExchange.Serves(options) && options.Transport == TransportKind.Epoll && options.Http2Server == Http2ServerKind.Llrp)
+            ? Number(options.PipelineDepth)
+            : $"{Number(options.PipelineDepth)} (no effect: it needs mode=raw, upstreamConnections=pooled, transport=epoll and http2.server=llrp)";
 
     private static string Unlimited(long value) => value == 0 ? "0 (unlimited)" : Number(value);
 

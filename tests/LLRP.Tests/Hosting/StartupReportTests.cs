@@ -108,6 +108,20 @@ public sealed class StartupReportTests
     }
 
     [Theory]
+    [InlineData("raw", "epoll", "llrp", " pool.pipelineDepth=8\n")]
+    [InlineData("httpclient", "epoll", "llrp", " pool.pipelineDepth=8 (no effect: it needs mode=raw, upstreamConnections=pooled, transport=epoll and http2.server=llrp)")]
+    [InlineData("raw", "sockets", "llrp", " pool.pipelineDepth=8 (no effect:")]
+    [InlineData("raw", "epoll", "kestrel", " pool.pipelineDepth=8 (no effect:")]
+    public void Describe_PipelineDepth_SaysWhenItHasNoEffect(string mode, string transport, string server, string expected)
+    {
+        var options = ConfiguredOptions.Read(("mode", mode), ("transport", transport), ("http2.server", server), ("pool.pipelineDepth", "8"));
+
+        var report = StartupReport.Describe(options, ["http://127.0.0.1:8080"], [], [], transportQueues: 2);
+
+        Assert.Contains(expected, report, StringComparison.Ordinal);
+    }
+
+    [Theory]
     [InlineData("false", "HTTP/2 to destinations on one connection per destination (EnableMultipleHttp2Connections false)")]
     [InlineData("true", "HTTP/2 to destinations on several connections when one's streams are all in use")]
     public void Describe_Http2Cluster_SaysHowManyConnectionsPerDestination(string multiple, string expected)
