@@ -493,7 +493,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
             if (Place != LinePlace.Turn)
             {
                 // It stopped waiting, or its line was lost: the connection is the exchange's ahead to end.
-                upstream.Forget();
+                _ = upstream.Detach();
                 await _pump;
                 (_pump, _body) = (default, null);
                 return;
@@ -527,7 +527,7 @@ internal sealed class PooledStreamExchange(UpstreamSession upstream, int maxResp
 
         if (line.PassOn(ref reusable) is { } next)
         {
-            upstream.Forget();
+            _ = upstream.Detach();
             next.TakeTurn(open: true);
             return;
         }

@@ -91,10 +91,10 @@ internal sealed class UpstreamSession(IUpstreamConnectionFactory connector, Upst
         Connection = connection;
     }
 
-    /// <summary>Lets go of the connection without closing it: another session holds it (<see cref="ResponseLine"/>).</summary>
-    public void Forget() => Connection = null!;
-
-    /// <summary>Gives up the connection, which became a tunnel: whoever relays the tunnel disposes of it.</summary>
+    /// <summary>
+    /// Gives up the connection without closing it: it became a tunnel, which whoever relays it disposes of, or it is the
+    /// connection of a line another session holds (<see cref="ResponseLine"/>).
+    /// </summary>
     public UpstreamConnection Detach()
     {
         var connection = Connection;
